@@ -1,0 +1,47 @@
+// The only file that knows about Emscripten: Embind entry points over the core.
+// Names start with an underscore: they are private to web/ (see web/core.js).
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <span>
+#include <vector>
+
+#include "header_json.h"
+#include "header_prefix.h"
+#include "header_table.h"
+#include "report.h"
+
+namespace {
+
+using namespace safetensors;
+
+std::span<const std::uint8_t> heap_bytes(std::uintptr_t ptr, std::size_t len) {
+  return {reinterpret_cast<const std::uint8_t*>(ptr), len};
+}
+
+// How many bytes from the start of the file analyzeHeader needs: 8 + N when the
+// length prefix passes steps 1-3, else just the prefix (the verdict is known).
+double header_bytes_needed(std::uintptr_t ptr, std::size_t len, std::uint64_t file_size) {
+  const HeaderExtent extent = read_header_extent(heap_bytes(ptr, len), file_size);
+  if (extent.error != ReferenceError::None) return static_cast<double>(len);
+  return static_cast<double>(kLengthPrefixSize + extent.header_length);
+}
+
+// Analyses the file's first bytes (with json_padding() readable bytes after them)
+// and returns a view of the packed report; JS copies it before the next call.
+emscripten::val analyze(std::uintptr_t ptr, std::size_t len, std::uint64_t file_size) {
+  static std::vector<std::uint8_t> table;
+  const Report report = analyze_header(heap_bytes(ptr, len), file_size, true);
+  encode_header_table(report, table);
+  return emscripten::val(emscripten::typed_memory_view(table.size(), table.data()));
+}
+
+std::size_t input_padding() { return json_padding(); }
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(safetensors_core) {
+  emscripten::function("_headerBytesNeeded", &header_bytes_needed);
+  emscripten::function("_analyzeHeader", &analyze);
+  emscripten::function("_inputPadding", &input_padding);
+}

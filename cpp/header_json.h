@@ -1,0 +1,27 @@
+// Step 5 of the reference checks: the header as JSON of the expected shape,
+// decided as serde_json decides it (see ../shared/REFERENCE-RULES.md).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "header.h"
+
+namespace safetensors {
+
+/// @brief Bytes of readable padding simdjson needs after its input.
+std::size_t json_padding();
+
+/// @brief Outcome of reading the header JSON.
+struct HeaderJsonResult {
+  bool ok = false;          ///< false means InvalidHeaderDeserialization
+  std::string reason;       ///< why it failed, for a person
+  ParsedHeader header;      ///< filled when ok
+};
+
+/// @brief Parses the header (UTF-8 already checked).
+/// @param padded true when json_padding() bytes after the span can be read.
+HeaderJsonResult parse_header_json(std::span<const std::uint8_t> header, bool padded);
+
+}  // namespace safetensors

@@ -1,0 +1,66 @@
+// Findings beside the verdict: they describe, they never change `error`.
+#include <gtest/gtest.h>
+
+#include "file_builder.h"
+
+namespace safetensors::testing {
+namespace {
+
+const Finding* find(const Report& r, std::string_view code) {
+  for (const Finding& f : r.findings) {
+    if (f.code == code) return &f;
+  }
+  return nullptr;
+}
+
+TEST(Findings, CleanFileHasNone) {
+  EXPECT_TRUE(analyze(make_file("{" + entry("a", "U8", "[2]", 0, 2) + "}", 2)).findings.empty());
+}
+
+TEST(Findings, ReferenceErrorIsTheFirstFindingWithSeverityError) {
+  const Report r = analyze(make_file("{" + entry("a", "U8", "[2]", 0, 2) + "," + entry("a", "U8", "[2]", 0, 2) + "}", 3));
+  ASSERT_EQ(r.error, ReferenceError::MetadataIncompleteBuffer);
+  ASSERT_GE(r.findings.size(), 2u);
+  EXPECT_EQ(r.findings[0].code, "MetadataIncompleteBuffer");
+  EXPECT_EQ(r.findings[0].severity, Severity::Error);
+  EXPECT_NE(find(r, "DuplicateTensorName"), nullptr);
+}
+
+TEST(Findings, DuplicateTensorNameIsAWarningAndStaysLoadable) {
+  const Report r = analyze(make_file("{" + entry("w", "U8", "[9]", 0, 9) + "," + entry("w", "U8", "[1]", 0, 1) + "," +
+                                     entry("w", "U8", "[2]", 0, 2) + "}", 2));
+  EXPECT_EQ(r.error, ReferenceError::None);
+  const Finding* f = find(r, "DuplicateTensorName");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::Warning);
+  EXPECT_EQ(f->tensor, "w");
+  EXPECT_NE(f->message.find("3 times"), std::string::npos) << f->message;
+}
+
+TEST(Findings, DuplicateMetadataKeyIsAWarning) {
+  const Report r = analyze(make_file(R"({"__metadata__":{"k":"1","k":"2","k":"3"}})"));
+  EXPECT_EQ(r.error, ReferenceError::None);
+  std::size_t count = 0;
+  for (const Finding& f : r.findings) count += f.code == "DuplicateMetadataKey";
+  EXPECT_EQ(count, 1u);
+}
+
+TEST(Findings, TolerantEncodingsAreReported) {
+  const Report r = analyze(make_file(R"({"a":["U8",[1],[0,1]],"b":{"dtype":{"U8":null},"shape":[1],"data_offsets":[1,2],"extra":1}})", 2));
+  EXPECT_EQ(r.error, ReferenceError::None);
+  ASSERT_NE(find(r, "ArrayTensorEntry"), nullptr);
+  EXPECT_EQ(find(r, "ArrayTensorEntry")->tensor, "a");
+  EXPECT_NE(find(r, "MapDtype"), nullptr);
+  EXPECT_NE(find(r, "UnknownTensorField"), nullptr);
+}
+
+TEST(Findings, LongNamesAreCutInMessages) {
+  const std::string name(1 << 20, 'n');
+  const Report r = analyze(make_file("{" + entry(name, "U8", "[2]", 0, 4) + "}", 4));
+  ASSERT_EQ(r.error, ReferenceError::TensorInvalidInfo);
+  EXPECT_LT(r.findings[0].message.size(), 300u);
+  EXPECT_EQ(r.findings[0].tensor.size(), name.size());
+}
+
+}  // namespace
+}  // namespace safetensors::testing
