@@ -1,0 +1,104 @@
+// Every input kind becomes one interface: { size, read(offset, length) -> Uint8Array }.
+// Offsets are byte positions in the file as JS numbers (exact up to 2^53).
+import { SafetensorsError } from './errors.js';
+
+function readError(message, cause) {
+  return new SafetensorsError('ReadError', message, { cause });
+}
+
+function fromBytes(bytes) {
+  return {
+    size: bytes.byteLength,
+    read: async (offset, length) => bytes.subarray(offset, offset + length),
+  };
+}
+
+function fromBlob(blob) {
+  return {
+    size: blob.size,
+    async read(offset, length) {
+      let buffer;
+      try {
+        buffer = await blob.slice(offset, offset + length).arrayBuffer();
+      } catch (cause) {
+        throw readError(`could not read bytes ${offset} to ${offset + length} of the file: ${cause?.message ?? cause}`, cause);
+      }
+      if (buffer.byteLength !== length) {
+        throw readError(`the file returned ${buffer.byteLength} of ${length} bytes at offset ${offset}; it changed size while being read`);
+      }
+      return new Uint8Array(buffer);
+    },
+  };
+}
+
+async function fromFileHandle(handle) {
+  const { size } = await handle.stat();
+  return {
+    size,
+    async read(offset, length) {
+      const out = new Uint8Array(length);
+      let filled = 0;
+      while (filled < length) {
+        let bytesRead;
+        try {
+          ({ bytesRead } = await handle.read(out, filled, length - filled, offset + filled));
+        } catch (cause) {
+          throw readError(`could not read at offset ${offset + filled}: ${cause?.message ?? cause}`, cause);
+        }
+        if (bytesRead === 0) {
+          throw readError(`the file ended at offset ${offset + filled}, before the ${size} bytes it had when opened; it changed while being read`);
+        }
+        filled += bytesRead;
+      }
+      return out;
+    },
+  };
+}
+
+function fromReader(source) {
+  const { size } = source;
+  if (!Number.isSafeInteger(size) || size < 0) {
+    throw new TypeError(`source.size must be a non-negative safe integer, got ${size}`);
+  }
+  return {
+    size,
+    async read(offset, length) {
+      let bytes;
+      try {
+        bytes = await source.read(offset, length);
+      } catch (cause) {
+        throw readError(`source.read(${offset}, ${length}) failed: ${cause?.message ?? cause}`, cause);
+      }
+      if (!(bytes instanceof Uint8Array) || bytes.byteLength !== length) {
+        throw readError(`source.read(${offset}, ${length}) must resolve to a Uint8Array of ${length} bytes, got ${describe(bytes)}`);
+      }
+      return bytes;
+    },
+  };
+}
+
+function describe(value) {
+  if (value instanceof Uint8Array) return `${value.byteLength} bytes`;
+  return value === null ? 'null' : typeof value;
+}
+
+function isFileHandle(source) {
+  return typeof source.fd === 'number' && typeof source.stat === 'function' && typeof source.read === 'function';
+}
+
+/**
+ * Wraps a Blob/File, ArrayBuffer, typed array, Node FileHandle or
+ * { size, read(offset, length) } object as a byte source.
+ * @throws {TypeError} for anything else
+ */
+export async function toByteSource(source) {
+  if (source === null || (typeof source !== 'object' && typeof source !== 'function')) {
+    throw new TypeError(`expected a Blob, File, ArrayBuffer, Uint8Array, FileHandle or { size, read } source, got ${source === null ? 'null' : typeof source}`);
+  }
+  if (typeof Blob !== 'undefined' && source instanceof Blob) return fromBlob(source);
+  if (source instanceof ArrayBuffer) return fromBytes(new Uint8Array(source));
+  if (ArrayBuffer.isView(source)) return fromBytes(new Uint8Array(source.buffer, source.byteOffset, source.byteLength));
+  if (isFileHandle(source)) return fromFileHandle(source);
+  if (typeof source.read === 'function' && 'size' in source) return fromReader(source);
+  throw new TypeError('expected a Blob, File, ArrayBuffer, Uint8Array, FileHandle or { size, read } source');
+}

@@ -1,0 +1,84 @@
+// Loads the wasm module once and runs the core's header analysis on a byte source.
+import createSafetensorsCore from './wasm/safetensors_core.js';
+import { decodeHeaderTable } from './header_table.js';
+import { throwIfAborted } from './errors.js';
+
+// Written out so that bundlers see and copy the .wasm (new URL + import.meta.url).
+const WASM_URL = new URL('./wasm/safetensors_core.wasm', import.meta.url);
+const LENGTH_PREFIX = 8;
+
+let corePromise = null;
+
+function isNode() {
+  return typeof process === 'object' && typeof process.versions?.node === 'string';
+}
+
+async function instantiate(options) {
+  const moduleOptions = {};
+  if (options.wasmBinary) {
+    moduleOptions.wasmBinary = options.wasmBinary;
+  } else if (isNode() && !options.locateFile && WASM_URL.protocol === 'file:') {
+    // Emscripten 3.1.6's web build cannot fetch file: URLs; Node reads the file itself.
+    const fsModule = 'node:fs/promises';
+    const { readFile } = await import(/* @vite-ignore */ fsModule);
+    moduleOptions.wasmBinary = await readFile(WASM_URL);
+  }
+  moduleOptions.locateFile = options.locateFile ?? ((path, prefix) => (path.endsWith('.wasm') ? WASM_URL.href : prefix + path));
+  return createSafetensorsCore(moduleOptions);
+}
+
+/**
+ * Loads the wasm module (once; later calls return the same promise).
+ * @param {{ locateFile?: (path: string, prefix: string) => string, wasmBinary?: ArrayBuffer | Uint8Array }} [options]
+ */
+export function initSafetensors(options = {}) {
+  if (!corePromise) {
+    corePromise = instantiate(options).catch((error) => {
+      corePromise = null;
+      throw error;
+    });
+  }
+  return corePromise;
+}
+
+// Copies `parts` (Uint8Arrays, in order) into the wasm heap with the padding
+// simdjson reads past the end, runs `fn(ptr, length)` and frees the copy.
+function withHeapCopy(core, parts, fn) {
+  const length = parts.reduce((sum, p) => sum + p.byteLength, 0);
+  const ptr = core._malloc(length + core._inputPadding());
+  if (ptr === 0) throw new RangeError(`could not allocate ${length} bytes in the wasm heap`);
+  try {
+    let at = ptr;
+    for (const part of parts) {
+      core.HEAPU8.set(part, at);
+      at += part.byteLength;
+    }
+    return fn(ptr, length);
+  } finally {
+    core._free(ptr);
+  }
+}
+
+/**
+ * Reads the length prefix and the header (never the tensor data) and returns the
+ * decoded report.
+ * @param {{ size: number, read(offset: number, length: number): Promise<Uint8Array> }} source
+ * @param {AbortSignal} [signal]
+ */
+export async function analyzeByteSource(source, signal) {
+  const core = await initSafetensors();
+  throwIfAborted(signal);
+  const { size } = source;
+  const fileSize = BigInt(size);
+  const prefix = size > 0 ? await source.read(0, Math.min(LENGTH_PREFIX, size)) : new Uint8Array(0);
+  throwIfAborted(signal);
+  const needed = withHeapCopy(core, [prefix], (ptr, len) => core._headerBytesNeeded(ptr, len, fileSize));
+  const parts = [prefix];
+  if (needed > prefix.byteLength) {
+    parts.push(await source.read(LENGTH_PREFIX, needed - LENGTH_PREFIX));
+    throwIfAborted(signal);
+  }
+  // The view is on the wasm heap: copy it (slice) before anything else runs.
+  const table = withHeapCopy(core, parts, (ptr, len) => core._analyzeHeader(ptr, len, fileSize).slice());
+  return decodeHeaderTable(table);
+}

@@ -1,0 +1,113 @@
+// Types of the public API of safetensors-wasm (hand-written; checked by tsc in tests/types).
+
+/** The reference loader's error kinds, in the order its checks run. */
+export type ReferenceErrorKind =
+  | 'HeaderTooSmall'
+  | 'HeaderTooLarge'
+  | 'InvalidHeaderLength'
+  | 'InvalidHeader'
+  | 'InvalidHeaderDeserialization'
+  | 'InvalidOffset'
+  | 'ValidationOverflow'
+  | 'MisalignedSlice'
+  | 'TensorInvalidInfo'
+  | 'MetadataIncompleteBuffer';
+
+/** Element types the reference loader accepts. */
+export type Dtype =
+  | 'BOOL' | 'F4' | 'F6_E2M3' | 'F6_E3M2' | 'U8' | 'I8' | 'F8_E5M2' | 'F8_E4M3' | 'F8_E8M0'
+  | 'F8_E4M3FNUZ' | 'F8_E5M2FNUZ' | 'I16' | 'U16' | 'F16' | 'BF16' | 'I32' | 'U32' | 'F32'
+  | 'C64' | 'F64' | 'I64' | 'U64';
+
+/** Anything with a size and positional reads; every other source is adapted to this. */
+export interface ByteReader {
+  /** Total size in bytes. */
+  readonly size: number;
+  /** Resolves to exactly `length` bytes starting at `offset`. */
+  read(offset: number, length: number): Promise<Uint8Array>;
+}
+
+/** A Node `fs.promises.FileHandle` (structural, so no Node types are needed). */
+export interface FileHandleLike {
+  readonly fd: number;
+  stat(): Promise<{ size: number }>;
+  read(buffer: Uint8Array, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
+}
+
+/** What `openSafetensors` and `validateSafetensors` read from. */
+export type SafetensorsSource = Blob | ArrayBuffer | ArrayBufferView | FileHandleLike | ByteReader;
+
+export interface Finding {
+  /** Stable identifier: a reference error kind or one of ours, e.g. "DuplicateTensorName". */
+  code: string;
+  severity: 'error' | 'warning' | 'info';
+  /** A sentence saying what it means and what to do. */
+  message: string;
+  /** The tensor concerned, when there is one. */
+  tensor?: string;
+}
+
+export interface TensorInfo {
+  name: string;
+  dtype: Dtype;
+  /** Dimensions; [] for a scalar. A dimension above 2^53-1 (possible only when another is 0) is rounded: see exactShape. */
+  shape: number[];
+  /** Present only when a dimension is above 2^53-1: the exact shape. */
+  exactShape?: bigint[];
+  /** [begin, end) relative to dataStart. */
+  dataOffsets: [number, number];
+  byteLength: number;
+}
+
+export interface SafetensorsFile {
+  /** In data order (sorted by offsets); duplicates resolved as the reference does (last wins). */
+  tensors: TensorInfo[];
+  /** The __metadata__ map, or null when absent. */
+  metadata: Record<string, string> | null;
+  /** N, the header's length in bytes. */
+  headerSize: number;
+  /** 8 + N: where tensor data begins. */
+  dataStart: number;
+  fileSize: number;
+  /** Warnings and notes about a loadable file. */
+  findings: Finding[];
+}
+
+export interface ValidationReport {
+  /** True if and only if the reference loader accepts the file. */
+  loadable: boolean;
+  referenceError: ReferenceErrorKind | null;
+  /** The reference error first (severity "error"), then warnings and notes. */
+  findings: Finding[];
+  /** Tensors in the header (0 when the header could not be read). */
+  tensors: number;
+}
+
+export interface ReadOptions {
+  signal?: AbortSignal;
+}
+
+export interface InitOptions {
+  /** Where to fetch the .wasm from; default: next to this module (new URL(..., import.meta.url)). */
+  locateFile?: (path: string, prefix: string) => string;
+  /** The .wasm bytes, when you load them yourself. */
+  wasmBinary?: ArrayBuffer | Uint8Array;
+}
+
+/** Loads the wasm module; optional (the first call of any function does it). Call it first to pass options. */
+export function initSafetensors(options?: InitOptions): Promise<unknown>;
+
+/** Reads the header (never the data) and returns tensors and metadata; throws SafetensorsError if the reference rejects the file. */
+export function openSafetensors(source: SafetensorsSource, options?: ReadOptions): Promise<SafetensorsFile>;
+
+/** The reference verdict and findings; never throws for a bad file. */
+export function validateSafetensors(source: SafetensorsSource, options?: ReadOptions): Promise<ValidationReport>;
+
+export class SafetensorsError extends Error {
+  constructor(code: string, message: string, details?: { tensor?: string; findings?: Finding[]; cause?: unknown });
+  readonly name: 'SafetensorsError';
+  /** A reference error kind for rejected files; "ReadError" when reading the source failed. */
+  readonly code: ReferenceErrorKind | 'ReadError' | (string & {});
+  readonly tensor?: string;
+  readonly findings: Finding[];
+}
