@@ -1,0 +1,74 @@
+# Front door: make demo | make test | make build | make bench | make fuzz
+# On a fresh Debian machine with Node, the first target you run installs what is missing.
+
+PORT ?= 8080
+FUZZ_SECONDS ?= 60
+BUILD_TYPE ?= Release
+# em++'s optimizer needs Debian's acorn (see ../shared/STYLE.md).
+EM_ENV := NODE_PATH=/usr/share/nodejs
+# clang 14 was seen to hang on some SIMD kernels: never wait forever for a build.
+BUILD_TIMEOUT := timeout 1800
+
+NATIVE_DIR := build/native
+WASM_DIR := build/wasm
+SAMPLE := demo/sample.safetensors
+STAMP_DIR := build/stamps
+
+# Debian packages: the command or file that shows each is present.
+APT_CHECKS := em++:emscripten chromium:chromium cmake:cmake g++:g++ clang++:clang
+APT_FILES := /usr/include/gtest/gtest.h:libgtest-dev
+
+.PHONY: setup native wasm build test demo bench fuzz clean native-test js-test
+
+setup: $(STAMP_DIR)/apt $(STAMP_DIR)/npm
+
+$(STAMP_DIR)/apt:
+	@missing=""; \
+	for pair in $(APT_CHECKS); do command -v $${pair%%:*} >/dev/null 2>&1 || missing="$$missing $${pair##*:}"; done; \
+	for pair in $(APT_FILES); do [ -e $${pair%%:*} ] || missing="$$missing $${pair##*:}"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing Debian packages:$$missing"; \
+	    apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing || exit 1; \
+	  else echo "missing Debian packages:$$missing (run: sudo apt-get install$$missing)"; exit 1; fi; \
+	fi
+	@mkdir -p $(STAMP_DIR) && touch $@
+
+$(STAMP_DIR)/npm: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@mkdir -p $(STAMP_DIR) && touch $@
+
+# CMake tracks the C++ dependencies, so these always ask it (a no-op when up to date).
+native: $(STAMP_DIR)/apt $(STAMP_DIR)/npm
+	cmake -S . -B $(NATIVE_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) >/dev/null
+	$(BUILD_TIMEOUT) cmake --build $(NATIVE_DIR) -j2
+
+wasm: $(STAMP_DIR)/apt $(STAMP_DIR)/npm
+	$(EM_ENV) emcmake cmake -S . -B $(WASM_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) >/dev/null
+	$(EM_ENV) $(BUILD_TIMEOUT) cmake --build $(WASM_DIR) -j2
+
+$(SAMPLE): demo/make_sample.js $(STAMP_DIR)/npm
+	node demo/make_sample.js $@
+
+build: native wasm $(SAMPLE)
+
+native-test: build
+	ctest --test-dir $(NATIVE_DIR) --output-on-failure -j2
+
+js-test: build
+	npx tsc -p tests/types
+	npx vitest run --config tests/vitest.config.js
+
+test: native-test js-test
+
+demo: build
+	node demo/serve.js --port $(PORT)
+
+bench: build
+	node tests/bench/open_header.bench.js
+
+fuzz: build
+	@echo "fuzzing arrives with the robustness issue"
+
+clean:
+	rm -rf build web/wasm $(SAMPLE)

@@ -1,0 +1,53 @@
+// A writer that emits what the reference writer emits (REFERENCE-RULES.md, "What
+// the reference writer emits"): tensors sorted by dtype descending then name,
+// packed from 0, compact JSON with __metadata__ first, header space-padded to 8.
+// Used by the tests, the benchmarks and the demo's sample file.
+
+// The reference's Dtype declaration order; the writer sorts by it, descending.
+export const DTYPE_ORDER = ['BOOL', 'F4', 'F6_E2M3', 'F6_E3M2', 'U8', 'I8', 'F8_E5M2', 'F8_E4M3', 'F8_E8M0',
+  'F8_E4M3FNUZ', 'F8_E5M2FNUZ', 'I16', 'U16', 'F16', 'BF16', 'I32', 'U32', 'F32', 'C64', 'F64', 'I64', 'U64'];
+
+const encoder = new TextEncoder();
+
+/**
+ * @param {{ name: string, dtype: string, shape: number[], data: Uint8Array }[]} tensors
+ * @param {Record<string, string> | null} [metadata]
+ * @returns {Uint8Array} the whole file
+ */
+export function writeSafetensors(tensors, metadata = null) {
+  const rank = (dtype) => DTYPE_ORDER.indexOf(dtype);
+  const sorted = [...tensors].sort((a, b) => rank(b.dtype) - rank(a.dtype) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const parts = [];
+  if (metadata) parts.push(`"__metadata__":${JSON.stringify(metadata)}`);
+  let offset = 0;
+  for (const t of sorted) {
+    const end = offset + t.data.byteLength;
+    parts.push(`${JSON.stringify(t.name)}:{"dtype":"${t.dtype}","shape":${JSON.stringify(t.shape)},"data_offsets":[${offset},${end}]}`);
+    offset = end;
+  }
+  let header = encoder.encode(`{${parts.join(',')}}`);
+  const padding = (8 - (header.byteLength % 8)) % 8;
+  if (padding) header = encoder.encode(`{${parts.join(',')}}${' '.repeat(padding)}`);
+  const file = new Uint8Array(8 + header.byteLength + offset);
+  new DataView(file.buffer).setBigUint64(0, BigInt(header.byteLength), true);
+  file.set(header, 8);
+  let at = 8 + header.byteLength;
+  for (const t of sorted) {
+    file.set(t.data, at);
+    at += t.data.byteLength;
+  }
+  return file;
+}
+
+/** Deterministic pseudo-random bytes (xorshift32), for tensor data. */
+export function pseudoRandomBytes(length, seed = 1) {
+  const out = new Uint8Array(length);
+  let x = seed >>> 0 || 1;
+  for (let i = 0; i < length; i++) {
+    x ^= x << 13; x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5; x >>>= 0;
+    out[i] = x & 0xff;
+  }
+  return out;
+}
