@@ -98,9 +98,11 @@ export interface InitOptions {
 export function initSafetensors(options?: InitOptions): Promise<unknown>;
 
 /** Reads the header (never the data) and returns tensors and metadata; throws SafetensorsError if the reference rejects the file. */
+export function openSafetensors(source: ByteReader, options?: ReadOptions): Promise<SafetensorsFile>;
 export function openSafetensors(source: SafetensorsSource, options?: ReadOptions): Promise<SafetensorsFile>;
 
 /** The reference verdict and findings; never throws for a bad file. */
+export function validateSafetensors(source: ByteReader, options?: ReadOptions): Promise<ValidationReport>;
 export function validateSafetensors(source: SafetensorsSource, options?: ReadOptions): Promise<ValidationReport>;
 
 export class SafetensorsError extends Error {

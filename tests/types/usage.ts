@@ -1,0 +1,43 @@
+// Compiled by tsc (make test) against web/index.d.ts: the documented usage must type-check,
+// and misuse must not (each @ts-expect-error fails the build if the error disappears).
+import { open } from 'node:fs/promises';
+import {
+  initSafetensors,
+  openSafetensors,
+  validateSafetensors,
+  SafetensorsError,
+  type Finding,
+  type SafetensorsFile,
+  type TensorInfo,
+  type ValidationReport,
+} from '../../web/index.js';
+
+export async function usage(file: Blob): Promise<number> {
+  await initSafetensors({ locateFile: (path) => `/assets/${path}` });
+  const controller = new AbortController();
+  const st: SafetensorsFile = await openSafetensors(file, { signal: controller.signal });
+  const first: TensorInfo | undefined = st.tensors[0];
+  const params = st.tensors.reduce((sum, t) => sum + t.shape.reduce((a, b) => a * b, 1), 0);
+  const exact: bigint[] | undefined = first?.exactShape;
+  const [begin, end]: [number, number] = first ? first.dataOffsets : [0, 0];
+  const lr: string | undefined = st.metadata?.['ss_learning_rate'];
+
+  const report: ValidationReport = await validateSafetensors(new Uint8Array(8));
+  const kinds: (string | null)[] = [report.referenceError];
+  const warnings: Finding[] = report.findings.filter((f) => f.severity === 'warning');
+
+  const handle = await open('model.safetensors');
+  await validateSafetensors(handle);
+  await validateSafetensors({ size: 10, read: async (offset, length) => new Uint8Array(length + offset * 0) });
+
+  try {
+    await openSafetensors(new ArrayBuffer(0));
+  } catch (error) {
+    if (error instanceof SafetensorsError && error.code === 'MetadataIncompleteBuffer') return error.findings.length;
+  }
+  // @ts-expect-error a path is not a source
+  await openSafetensors('model.safetensors');
+  // @ts-expect-error severities are a closed set
+  const bad: Finding = { code: 'x', severity: 'fatal', message: '' };
+  return params + begin + end + (exact?.length ?? 0) + (lr?.length ?? 0) + kinds.length + warnings.length + bad.message.length;
+}
