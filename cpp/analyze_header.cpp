@@ -82,24 +82,44 @@ std::string size_message(std::uint64_t expected, std::uint64_t file_size) {
          " missing at the end; it is truncated (an interrupted download or copy?)";
 }
 
+// True when some tensor name appears twice. Sorting (hash, index) pairs is much
+// cheaper than a node-based hash map for the usual case of no duplicates.
+bool has_duplicate_names(const std::vector<TensorEntry>& tensors) {
+  std::vector<std::pair<std::size_t, std::size_t>> hashes(tensors.size());
+  for (std::size_t i = 0; i < tensors.size(); ++i) hashes[i] = {std::hash<std::string_view>{}(tensors[i].name), i};
+  std::sort(hashes.begin(), hashes.end());
+  for (std::size_t i = 1; i < hashes.size(); ++i) {
+    for (std::size_t j = i; j > 0 && hashes[j - 1].first == hashes[i].first; --j) {
+      if (tensors[hashes[j - 1].second].name == tensors[hashes[i].second].name) return true;
+    }
+  }
+  return false;
+}
+
 // The reference builds a HashMap: for a repeated tensor name the last entry wins.
 DuplicateCounts resolve_duplicates(ParsedHeader& parsed) {
   DuplicateCounts counts;
-  std::unordered_map<std::string_view, std::size_t> last;
-  last.reserve(parsed.tensors.size());
-  for (std::size_t i = 0; i < parsed.tensors.size(); ++i) last[parsed.tensors[i].name] = i;
-  if (last.size() != parsed.tensors.size()) {
-    std::unordered_map<std::string, std::uint32_t> seen;
+  if (has_duplicate_names(parsed.tensors)) {
+    const std::size_t n = parsed.tensors.size();
+    std::vector<bool> keep(n);
+    {
+      // Keys view the names: finish with them before any entry is moved.
+      std::unordered_map<std::string_view, std::pair<std::size_t, std::uint32_t>> last_and_count;
+      for (std::size_t i = 0; i < n; ++i) {
+        auto& [last, count] = last_and_count[parsed.tensors[i].name];
+        last = i;
+        if (++count == 2) counts.tensor_names.push_back(parsed.tensors[i].name);
+      }
+      for (const auto& name : counts.tensor_names) counts.tensor_name_repeats.push_back(last_and_count[name].second);
+      for (std::size_t i = 0; i < n; ++i) keep[i] = last_and_count[parsed.tensors[i].name].first == i;
+    }
     std::vector<TensorEntry> kept;
     std::vector<EntryQuirks> kept_quirks;
-    for (std::size_t i = 0; i < parsed.tensors.size(); ++i) {
-      const std::uint32_t n = ++seen[parsed.tensors[i].name];
-      if (n == 2) counts.tensor_names.push_back(parsed.tensors[i].name);
-      if (last[parsed.tensors[i].name] != i) continue;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!keep[i]) continue;
       kept.push_back(std::move(parsed.tensors[i]));
       kept_quirks.push_back(parsed.quirks[i]);
     }
-    for (auto& name : counts.tensor_names) counts.tensor_name_repeats.push_back(seen[name]);
     parsed.tensors = std::move(kept);
     parsed.quirks = std::move(kept_quirks);
   }

@@ -146,6 +146,7 @@ class EntryReader {
       return fail(std::string("has a shape that is ") + type_name(value.type()) + ", not an array");
     }
     entry.shape.clear();
+    entry.shape.reserve(dims.size());
     for (element dim : dims) {
       std::uint64_t d = 0;
       if (!read_u64(dim, d)) {
@@ -203,6 +204,10 @@ std::optional<std::string> read_document(element root, ParsedHeader& out) {
         out.metadata.emplace_back(std::string(item.key), std::string(text));
       }
       continue;
+    }
+    if (out.tensors.empty()) {
+      out.tensors.reserve(top.size());
+      out.quirks.reserve(top.size());
     }
     EntryReader reader(member.key);
     TensorEntry entry;

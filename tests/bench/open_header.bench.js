@@ -1,0 +1,77 @@
+// make bench: opening a 20,000-tensor header (read from memory, parse, validate,
+// build the JS objects) against TextDecoder + JSON.parse of the same header
+// bytes, alternating in one Node process. Prints a Markdown table for BENCHMARKS.md.
+import { performance } from 'node:perf_hooks';
+import { openSafetensors, initSafetensors } from '../../web/index.js';
+
+const TENSORS = 20_000;
+const ROUNDS = 40;
+
+// A header shaped like a large language model's: long names, BF16 matrices,
+// F32 norms, metadata first; the data is never read, so it is not materialised.
+function makeHeader() {
+  const entries = [];
+  let offset = 0;
+  for (let i = 0; entries.length < TENSORS; i++) {
+    const layer = `model.layers.${i}`;
+    const kinds = [
+      [`${layer}.self_attn.q_proj.weight`, 'BF16', [4096, 4096], 2], [`${layer}.self_attn.k_proj.weight`, 'BF16', [1024, 4096], 2],
+      [`${layer}.self_attn.v_proj.weight`, 'BF16', [1024, 4096], 2], [`${layer}.self_attn.o_proj.weight`, 'BF16', [4096, 4096], 2],
+      [`${layer}.mlp.gate_proj.weight`, 'BF16', [14336, 4096], 2], [`${layer}.mlp.up_proj.weight`, 'BF16', [14336, 4096], 2],
+      [`${layer}.mlp.down_proj.weight`, 'BF16', [4096, 14336], 2], [`${layer}.input_layernorm.weight`, 'F32', [4096], 4],
+      [`${layer}.post_attention_layernorm.weight`, 'F32', [4096], 4], [`${layer}.self_attn.rotary_emb.inv_freq`, 'F32', [64], 4],
+    ];
+    for (const [name, dtype, shape, size] of kinds) {
+      if (entries.length === TENSORS) break;
+      const bytes = shape.reduce((a, b) => a * b, 1) * size;
+      entries.push(`${JSON.stringify(name)}:{"dtype":"${dtype}","shape":${JSON.stringify(shape)},"data_offsets":[${offset},${offset + bytes}]}`);
+      offset += bytes;
+    }
+  }
+  let text = `{"__metadata__":{"format":"pt"},${entries.join(',')}}`;
+  text += ' '.repeat((8 - (text.length % 8)) % 8);
+  const header = new TextEncoder().encode(text);
+  const prefix = new Uint8Array(8);
+  new DataView(prefix.buffer).setBigUint64(0, BigInt(header.byteLength), true);
+  return { prefix, header, dataBytes: offset };
+}
+
+const { prefix, header, dataBytes } = makeHeader();
+const fileSize = 8 + header.byteLength + dataBytes;
+// A File-like source over the prefix and header; reads of the data would throw.
+const source = {
+  size: fileSize,
+  async read(offset, length) {
+    if (offset === 0 && length === 8) return prefix;
+    if (offset === 8 && length === header.byteLength) return header;
+    throw new Error(`unexpected read ${offset}+${length}`);
+  },
+};
+const decoder = new TextDecoder();
+const variants = {
+  'TextDecoder + JSON.parse': async () => JSON.parse(decoder.decode(header)),
+  'openSafetensors (parse + validate + objects)': async () => openSafetensors(source),
+};
+
+await initSafetensors();
+const check = await openSafetensors(source);
+if (check.tensors.length !== TENSORS) throw new Error('benchmark file is wrong');
+
+const times = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
+for (let round = 0; round < ROUNDS + 5; round++) {
+  for (const [name, run] of Object.entries(variants)) {
+    const start = performance.now();
+    await run();
+    const elapsed = performance.now() - start;
+    if (round >= 5) times[name].push(elapsed); // first rounds warm up the JIT
+  }
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const baseline = median(times['TextDecoder + JSON.parse']);
+console.log(`Header: ${TENSORS.toLocaleString('en')} tensors, ${header.byteLength.toLocaleString('en')} bytes; file size ${fileSize.toLocaleString('en')} bytes (data never read).`);
+console.log(`Node ${process.version}, ${ROUNDS} alternating rounds after 5 warm-up rounds, medians.\n`);
+console.log('| variant | median ms | vs JSON.parse |');
+console.log('|---|---:|---:|');
+for (const [name, xs] of Object.entries(times)) {
+  console.log(`| ${name} | ${median(xs).toFixed(2)} | ${(median(xs) / baseline).toFixed(2)}x |`);
+}
