@@ -16,15 +16,8 @@ namespace {
 
 void reject(Report& report, ReferenceError error, std::string message, const std::string* tensor = nullptr) {
   report.error = error;
-  Finding f;
-  f.code = std::string(reference_error_name(error));
-  f.severity = Severity::Error;
-  f.message = std::move(message);
-  if (tensor != nullptr) {
-    f.tensor = *tensor;
-    f.has_tensor = true;
-  }
-  report.findings.insert(report.findings.begin(), std::move(f));
+  report.findings.insert(report.findings.begin(), make_finding(std::string(reference_error_name(error)),
+                                                               Severity::Error, std::move(message), tensor));
 }
 
 std::string prefix_message(ReferenceError error, std::uint64_t n, std::uint64_t file_size) {

@@ -9,15 +9,7 @@ namespace {
 
 void add(std::vector<Finding>& out, const char* code, Severity severity, std::string message,
          const std::string* tensor = nullptr) {
-  Finding f;
-  f.code = code;
-  f.severity = severity;
-  f.message = std::move(message);
-  if (tensor != nullptr) {
-    f.tensor = *tensor;
-    f.has_tensor = true;
-  }
-  out.push_back(std::move(f));
+  out.push_back(make_finding(code, severity, std::move(message), tensor));
 }
 
 }  // namespace

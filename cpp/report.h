@@ -29,6 +29,20 @@ struct Finding {
   bool has_tensor = false;  ///< whether `tensor` is set
 };
 
+/// @brief A finding, about `tensor` when it is not null.
+inline Finding make_finding(std::string code, Severity severity, std::string message,
+                            const std::string* tensor = nullptr) {
+  Finding f;
+  f.code = std::move(code);
+  f.severity = severity;
+  f.message = std::move(message);
+  if (tensor != nullptr) {
+    f.tensor = *tensor;
+    f.has_tensor = true;
+  }
+  return f;
+}
+
 /// @brief Everything the header tells.
 struct Report {
   ReferenceError error = ReferenceError::None;  ///< the reference verdict
