@@ -3,6 +3,7 @@
 // String>>, #[serde(flatten)] tensors: HashMap<String, TensorInfo> }.
 #include "header_json.h"
 
+#include <algorithm>
 #include <optional>
 
 #include "json_number_audit.h"
@@ -237,8 +238,11 @@ HeaderJsonResult parse_header_json(std::span<const std::uint8_t> header, bool pa
   const std::string_view text(reinterpret_cast<const char*>(header.data()) + begin, end - begin);
 
   static simdjson::dom::parser parser;  // reused: allocation dominates small headers
-  if (parser.allocate(text.size() + 1, kMaxJsonDepth) != simdjson::SUCCESS) {
-    return failure("out of memory while parsing the header");
+  // allocate() reallocates whenever the capacity differs, so only grow (parse() also grows).
+  if (parser.max_depth() != kMaxJsonDepth || parser.capacity() < text.size()) {
+    if (parser.allocate(std::max(text.size(), parser.capacity()), kMaxJsonDepth) != simdjson::SUCCESS) {
+      return failure("out of memory while parsing the header");
+    }
   }
   std::optional<std::string> rewritten;
   if (may_contain_negative_zero(text)) rewritten = rewrite_serde_numbers(text);
