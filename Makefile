@@ -18,7 +18,7 @@ STAMP_DIR := build/stamps
 APT_CHECKS := em++:emscripten chromium:chromium cmake:cmake g++:g++ clang++:clang
 APT_FILES := /usr/include/gtest/gtest.h:libgtest-dev
 
-.PHONY: setup native wasm build test demo bench fuzz clean native-test js-test
+.PHONY: setup native wasm build test demo bench fuzz clean native-test sanitize-test js-test
 
 setup: $(STAMP_DIR)/apt $(STAMP_DIR)/npm
 
@@ -55,11 +55,18 @@ build: native wasm $(SAMPLE)
 native-test: build
 	ctest --test-dir $(NATIVE_DIR) --output-on-failure -j2
 
+# The same native tests under AddressSanitizer and UndefinedBehaviorSanitizer.
+SANITIZE_DIR := build/sanitize
+sanitize-test: $(STAMP_DIR)/apt $(STAMP_DIR)/npm
+	cmake -S . -B $(SANITIZE_DIR) -DCMAKE_BUILD_TYPE=Debug -DSAFETENSORS_SANITIZE=ON >/dev/null
+	$(BUILD_TIMEOUT) cmake --build $(SANITIZE_DIR) -j2
+	ctest --test-dir $(SANITIZE_DIR) --output-on-failure -j2
+
 js-test: build
 	npx tsc -p tests/types
 	npx vitest run --config tests/vitest.config.js
 
-test: native-test js-test
+test: native-test sanitize-test js-test
 
 demo: build
 	node demo/serve.js --port $(PORT)
