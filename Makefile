@@ -18,7 +18,7 @@ STAMP_DIR := build/stamps
 APT_CHECKS := em++:emscripten chromium:chromium cmake:cmake g++:g++ clang++:clang
 APT_FILES := /usr/include/gtest/gtest.h:libgtest-dev
 
-.PHONY: setup native wasm build test demo bench fuzz clean native-test sanitize-test js-test
+.PHONY: setup native wasm build test demo bench fuzz clean native-test sanitize-test wasm-test js-test
 
 setup: $(STAMP_DIR)/apt $(STAMP_DIR)/npm
 
@@ -66,7 +66,11 @@ js-test: build
 	npx tsc -p tests/types
 	npx vitest run --config tests/vitest.config.js
 
-test: native-test sanitize-test js-test
+# The WASM SIMD kernels against the scalar ones, inside wasm.
+wasm-test: build
+	node $(WASM_DIR)/simd_kernels_check.cjs
+
+test: native-test sanitize-test wasm-test js-test
 
 demo: build
 	node demo/serve.js --port $(PORT)

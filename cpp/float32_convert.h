@@ -1,0 +1,30 @@
+// Converting tensor elements to float32, chunk by chunk, and normalising BOOL bytes.
+// Inputs may sit at any byte address (safetensors does not promise alignment).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "dtype.h"
+
+namespace safetensors {
+
+/// @brief True when the dtype has a float32 form: every dtype except F6_E2M3 and F6_E3M2.
+bool has_f32_form(Dtype dtype);
+
+/// @brief Converts `count` elements of `dtype` at `in` to float32 at `out` (C64: 2 floats per
+/// element; F4: `count` must be even, the first element in each byte's low nibble). Uses the
+/// WASM SIMD kernels where they are compiled in. Returns false (writing nothing) for dtypes
+/// without a float32 form.
+bool convert_to_f32(Dtype dtype, const std::uint8_t* in, float* out, std::size_t count);
+
+/// @brief The same with the scalar kernels only: the reference for the SIMD ones.
+bool convert_to_f32_scalar(Dtype dtype, const std::uint8_t* in, float* out, std::size_t count);
+
+/// @brief BOOL bytes to 0 or 1 (any non-zero byte is true).
+void normalize_bool(const std::uint8_t* in, std::uint8_t* out, std::size_t count);
+
+/// @brief True when this build converts with WASM SIMD kernels.
+bool simd_kernels_compiled();
+
+}  // namespace safetensors
