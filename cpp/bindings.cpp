@@ -6,6 +6,7 @@
 #include <span>
 #include <vector>
 
+#include "float32_convert.h"
 #include "header_json.h"
 #include "header_prefix.h"
 #include "header_table.h"
@@ -38,10 +39,24 @@ emscripten::val analyze(std::uintptr_t ptr, std::size_t len, std::uint64_t file_
 
 std::size_t input_padding() { return json_padding(); }
 
+// Converts `count` elements of the dtype with enum index `dtype` from `in` to float32 at `out`
+// (both in the heap, scratch areas JS reuses chunk after chunk); false if it has no float32 form.
+bool convert_chunk(int dtype, std::uintptr_t in, std::uintptr_t out, std::size_t count) {
+  if (dtype < 0 || dtype >= kDtypeCount) return false;
+  return convert_to_f32(static_cast<Dtype>(dtype), reinterpret_cast<const std::uint8_t*>(in),
+                        reinterpret_cast<float*>(out), count);
+}
+
+void normalize_bool_chunk(std::uintptr_t in, std::uintptr_t out, std::size_t count) {
+  normalize_bool(reinterpret_cast<const std::uint8_t*>(in), reinterpret_cast<std::uint8_t*>(out), count);
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(safetensors_core) {
   emscripten::function("_headerBytesNeeded", &header_bytes_needed);
   emscripten::function("_analyzeHeader", &analyze);
   emscripten::function("_inputPadding", &input_padding);
+  emscripten::function("_convertToF32", &convert_chunk);
+  emscripten::function("_normalizeBool", &normalize_bool_chunk);
 }

@@ -1,16 +1,74 @@
-// Every input kind becomes one interface: { size, read(offset, length) -> Uint8Array }.
-// Offsets are byte positions in the file as JS numbers (exact up to 2^53).
+// Every input kind becomes one interface: { size, read(offset, length) -> Uint8Array,
+// chunks(offset, length) -> async iterable of Uint8Array }. Offsets are byte positions
+// in the file as JS numbers (exact up to 2^53).
 import { SafetensorsError } from './errors.js';
+
+/** Bytes per read when streaming from sources that have no stream of their own. */
+export const READ_CHUNK_BYTES = 4 << 20;
 
 function readError(message, cause) {
   return new SafetensorsError('ReadError', message, { cause });
+}
+
+// Chunks through positional reads, the next read already under way while the
+// consumer works on the current chunk (at most two chunks alive).
+async function* readAhead(read, offset, length) {
+  const end = offset + length;
+  const next = (at) => (at < end ? read(at, Math.min(READ_CHUNK_BYTES, end - at)) : null);
+  let pending = next(offset);
+  for (let at = offset; pending !== null;) {
+    const chunk = await pending;
+    at += chunk.byteLength;
+    pending = next(at);
+    // A read we no longer wait for must not reject unhandled if the consumer stops.
+    pending?.catch(() => {});
+    yield chunk;
+  }
 }
 
 function fromBytes(bytes) {
   return {
     size: bytes.byteLength,
     read: async (offset, length) => bytes.subarray(offset, offset + length),
+    async* chunks(offset, length) {
+      for (let at = offset; at < offset + length; at += READ_CHUNK_BYTES) {
+        yield bytes.subarray(at, Math.min(at + READ_CHUNK_BYTES, offset + length));
+      }
+    },
   };
+}
+
+// blob.slice().stream() reads ahead by itself and is the fastest way through a Blob in
+// Chromium (see BENCHMARKS.md); a short stream means the file changed under us.
+async function* blobChunks(blob, offset, length) {
+  let reader;
+  try {
+    reader = blob.slice(offset, offset + length).stream().getReader();
+  } catch (cause) {
+    throw readError(`could not read bytes ${offset} to ${offset + length} of the file: ${cause?.message ?? cause}`, cause);
+  }
+  let received = 0;
+  let finished = false;
+  try {
+    for (;;) {
+      let step;
+      try {
+        step = await reader.read();
+      } catch (cause) {
+        throw readError(`reading the file failed at offset ${offset + received}: ${cause?.message ?? cause}`, cause);
+      }
+      if (step.done) break;
+      received += step.value.byteLength;
+      if (received > length) break;
+      yield step.value;
+    }
+    finished = true;
+  } finally {
+    if (!finished) reader.cancel().catch(() => {});
+  }
+  if (received !== length) {
+    throw readError(`the file returned ${received} of ${length} bytes at offset ${offset}; it changed size while being read`);
+  }
 }
 
 function fromBlob(blob) {
@@ -28,6 +86,7 @@ function fromBlob(blob) {
       }
       return new Uint8Array(buffer);
     },
+    chunks: (offset, length) => blobChunks(blob, offset, length),
   };
 }
 
@@ -35,6 +94,9 @@ async function fromFileHandle(handle) {
   const { size } = await handle.stat();
   return {
     size,
+    chunks(offset, length) {
+      return readAhead((at, n) => this.read(at, n), offset, length);
+    },
     async read(offset, length) {
       const out = new Uint8Array(length);
       let filled = 0;
@@ -62,6 +124,9 @@ function fromReader(source) {
   }
   return {
     size,
+    chunks(offset, length) {
+      return readAhead((at, n) => this.read(at, n), offset, length);
+    },
     async read(offset, length) {
       let bytes;
       try {

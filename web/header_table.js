@@ -62,5 +62,5 @@ export function decodeHeaderTable(bytes) {
     if (num() === 1) tensor.exactShape = shape.map(() => BigInt(str()));
     tensors[i] = tensor;
   }
-  return { referenceError, fileSize, headerSize, dataStart, headerParsed, findings, metadata, tensors };
+  return { dtypes, referenceError, fileSize, headerSize, dataStart, headerParsed, findings, metadata, tensors };
 }
