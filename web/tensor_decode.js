@@ -97,6 +97,7 @@ export async function decodeTensor(core, source, plan, tensor, dtypeIndex, optio
         else resultBytes.set(chunk, done);
         done += chunk.byteLength;
         onProgress?.(done, total);
+        throwIfAborted(signal); // before asking for (and reading ahead) the next chunk
       }
     }
     throwIfAborted(signal);

@@ -41,3 +41,26 @@ export function recordingSource(bytes, size = bytes.byteLength) {
     },
   };
 }
+
+/**
+ * A file with tensors laid out in the order given, each after a U8 filler tensor of `gap`
+ * bytes (named NAME.gap) when `gap` is set, and the header unpadded: tensors land at any
+ * byte position, as with old writers and MLX.
+ * @param {{ name: string, dtype: string, shape: number[], data: Uint8Array, gap?: number }[]} tensors
+ */
+export function layoutFile(tensors) {
+  const all = tensors.flatMap((t) => (t.gap ? [{ name: `${t.name}.gap`, dtype: 'U8', shape: [t.gap], data: new Uint8Array(t.gap).fill(0xee) }, t] : [t]));
+  let offset = 0;
+  const entries = [];
+  for (const t of all) {
+    entries.push(`${JSON.stringify(t.name)}:{"dtype":"${t.dtype}","shape":${JSON.stringify(t.shape)},"data_offsets":[${offset},${offset + t.data.byteLength}]}`);
+    offset += t.data.byteLength;
+  }
+  const data = new Uint8Array(offset);
+  offset = 0;
+  for (const t of all) {
+    data.set(t.data, offset);
+    offset += t.data.byteLength;
+  }
+  return rawFile(`{${entries.join(',')}}`, data);
+}
