@@ -6,6 +6,7 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openSafetensors, validateSafetensors } from '../../web/index.js';
 import { HAVE_REAL, REAL_DIR } from './fixtures.js';
+import { firstMismatch, referenceDecode } from './reference_decode.js';
 
 function listFiles(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -47,6 +48,31 @@ describe.skipIf(!HAVE_REAL)('real fixtures (../shared/fixtures/real)', () => {
     } finally {
       await handle.close();
     }
+  });
+
+  test.each(loadable.map((f) => [f.slice(REAL_DIR.length), f]))('%s: every tensor decodes, native and float32, matching an independent decoding', async (_, path) => {
+    const bytes = new Uint8Array(readFileSync(path));
+    const expected = decodeIndependently(bytes);
+    const dataStart = 8 + expected.n;
+    const st = await openSafetensors(new Blob([bytes]));
+    for (const t of expected.tensors) {
+      const raw = bytes.subarray(dataStart + t.dataOffsets[0], dataStart + t.dataOffsets[1]);
+      const native = await st.getTensor(t.name);
+      expect(firstMismatch(native, referenceDecode(t.dtype, raw, false)), `${t.name} (${t.dtype}) native`).toBe(-1);
+      const elements = t.shape.reduce((a, b) => a * b, 1);
+      expect(native.length, t.name).toBe(t.dtype === 'C64' ? 2 * elements : elements);
+      const float32 = await st.getTensor(t.name, { as: 'float32' });
+      expect(firstMismatch(float32, referenceDecode(t.dtype, raw, true)), `${t.name} (${t.dtype}) float32`).toBe(-1);
+      expect(Buffer.compare(await st.getTensor(t.name, { as: 'raw' }), raw), `${t.name} raw`).toBe(0);
+    }
+  });
+
+  test('the F8 fixtures hold F8 values that are not all zero', async () => {
+    const path = join(REAL_DIR, 'fluxml_torch_all_dtypes_with_metadata.safetensors');
+    const st = await openSafetensors(readFileSync(path));
+    const f8 = st.tensors.filter((t) => t.dtype.startsWith('F8_'));
+    expect(f8.length).toBeGreaterThanOrEqual(6);
+    for (const t of f8) expect((await st.getTensor(t.name)).some((v) => v !== 0 && Number.isFinite(v)), t.name).toBe(true);
   });
 
   test('the negative fixture is InvalidHeaderLength', async () => {

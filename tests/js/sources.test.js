@@ -73,24 +73,40 @@ describe('source kinds', () => {
 });
 
 describe('files past 4 GiB through a FileHandle', () => {
-  test('a sparse 5 GB file whose last tensor starts past 4 GiB', async () => {
+  test('a sparse 5 GB file whose last tensors start past 4 GiB: verdict and decoding', async () => {
     const path = join(dir, 'sparse.safetensors');
     const first = 4_300_000_000; // past 2^32
     const second = 700_000_000;
-    const header = `{"a":{"dtype":"U8","shape":[${first}],"data_offsets":[0,${first}]},"b":{"dtype":"U8","shape":[${second}],"data_offsets":[${first},${first + second}]}}`;
+    const c = [0x3c00, 0xc000, 0x7bff, 0x0001, 0x8000, 0x7c00, 0x3555, 0x4248]; // F16 codes
+    const cBytes = new Uint8Array(new Uint16Array(c).buffer);
+    const end = first + second + cBytes.byteLength;
+    const header = `{"a":{"dtype":"U8","shape":[${first}],"data_offsets":[0,${first}]},"b":{"dtype":"F16","shape":[${second / 2}],"data_offsets":[${first},${first + second}]},"c":{"dtype":"F16","shape":[8],"data_offsets":[${first + second},${end}]}}`;
     const padded = header + ' '.repeat((8 - (header.length % 8)) % 8);
+    const dataStart = 8 + padded.length;
     const handle = await open(path, 'w+');
     try {
-      await handle.write(rawFile(padded), 0, 8 + padded.length, 0);
-      await handle.truncate(8 + padded.length + first + second);
+      await handle.write(rawFile(padded), 0, dataStart, 0);
+      await handle.truncate(dataStart + end);
+      // Markers: bytes straddling 2^32 inside "a", the first elements of "b", all of "c".
+      const marker = Uint8Array.from({ length: 16 }, (_, i) => i + 1);
+      await handle.write(marker, 0, 16, 2 ** 32 - 8);
+      await handle.write(cBytes, 0, 4, dataStart + first);
+      await handle.write(cBytes, 0, cBytes.byteLength, dataStart + first + second);
+
       const st = await openSafetensors(handle);
-      expect(st.fileSize).toBe(8 + padded.length + first + second);
-      expect(st.tensors[1]).toEqual(expect.objectContaining({ name: 'b', dataOffsets: [first, first + second] }));
+      expect(st.fileSize).toBe(dataStart + end);
+      expect(st.tensors[2]).toEqual(expect.objectContaining({ name: 'c', dataOffsets: [first + second, end] }));
+      expect(await st.getTensor('c')).toEqual(new Float32Array([1, -2, 65504, 2 ** -24, -0, Infinity, 0.33325195, 3.140625]));
+      expect(await st.getTensor('b', { rows: [0, 3] })).toEqual(new Float32Array([1, -2, 0]));
+      expect(await st.getTensor('a', { rows: [2 ** 32 - 8 - dataStart, 2 ** 32 + 8 - dataStart] })).toEqual(marker);
+
       // One byte short: the verdict must see the exact 64-bit size.
-      await handle.truncate(8 + padded.length + first + second - 1);
+      await handle.truncate(dataStart + end - 1);
       const report = await validateSafetensors(handle);
       expect(report.referenceError).toBe('MetadataIncompleteBuffer');
       expect(report.findings[0].message).toContain('1 byte missing');
+      // A file that shrank after opening: the read fails clearly.
+      await expect(st.getTensor('c')).rejects.toMatchObject({ code: 'ReadError' });
     } finally {
       await handle.close();
     }
