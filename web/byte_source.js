@@ -49,17 +49,25 @@ async function* blobChunks(blob, offset, length) {
   }
   let received = 0;
   let finished = false;
+  const next = () => {
+    const step = reader.read();
+    step.catch(() => {}); // handled where awaited; not unhandled if the consumer stops first
+    return step;
+  };
   try {
+    // One read always in flight, so the source reads the next chunk while this one converts.
+    let pending = next();
     for (;;) {
       let step;
       try {
-        step = await reader.read();
+        step = await pending;
       } catch (cause) {
         throw readError(`reading the file failed at offset ${offset + received}: ${cause?.message ?? cause}`, cause);
       }
       if (step.done) break;
       received += step.value.byteLength;
       if (received > length) break;
+      pending = next();
       yield step.value;
     }
     finished = true;
