@@ -15,12 +15,15 @@ const TYPES = {
   '.safetensors': 'application/octet-stream',
 };
 
-/** Starts the server; resolves to { server, url }. */
-export function startDemoServer(port = 8080, host = '127.0.0.1') {
+/**
+ * Starts the server; resolves to { server, url }.
+ * @param {string[]} [dirs] folders of the project to serve (the benchmarks add theirs)
+ */
+export function startDemoServer(port = 8080, host = '127.0.0.1', dirs = SERVED_DIRS) {
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     const relative = path === '/' ? 'demo/index.html' : normalize(path.slice(1));
-    const allowed = SERVED_DIRS.some((dir) => relative.startsWith(dir + sep)) && !relative.includes('..');
+    const allowed = dirs.some((dir) => relative.startsWith(dir + sep)) && !relative.includes('..');
     try {
       if (!allowed) throw Object.assign(new Error('not served'), { code: 'ENOENT' });
       const body = await readFile(join(ROOT, relative));

@@ -47,7 +47,8 @@ export async function openSafetensors(input, options = {}) {
      * Reads one tensor (or rows of it) into a typed array, streaming only its bytes.
      * @param {string} name
      * @param {{ as?: 'native' | 'float32' | 'raw', rows?: [number, number], signal?: AbortSignal,
-     *   onProgress?: (bytesDone: number, bytesTotal: number) => void }} [tensorOptions]
+     *   onProgress?: (bytesDone: number, bytesTotal: number) => void, into?: ArrayBufferView }} [tensorOptions]
+     *   `into`: an array of the result's type to fill (and return a view of) instead of a new one
      */
     async getTensor(name, tensorOptions = {}) {
       checkOptions(tensorOptions);

@@ -5,8 +5,15 @@ import { SafetensorsError, throwIfAborted } from './errors.js';
 /** Input bytes converted per wasm call; the heap scratch is this plus its float32 output. */
 export const SCRATCH_INPUT_BYTES = 1 << 20;
 
-function allocateResult(plan, tensor) {
+function allocateResult(plan, tensor, into) {
   const { ArrayType, length } = plan;
+  if (into !== undefined) {
+    if (!(into instanceof ArrayType) || into.length < length) {
+      const got = ArrayBuffer.isView(into) ? `a ${into.constructor.name} of ${into.length}` : typeof into;
+      throw new TypeError(`options.into must be a ${ArrayType.name} of at least ${length} elements for tensor "${tensor.name}", got ${got}`);
+    }
+    return into.subarray(0, length);
+  }
   const bytes = length * ArrayType.BYTES_PER_ELEMENT;
   try {
     return new ArrayType(length);
@@ -79,14 +86,14 @@ class HeapConverter {
  * @param {ReturnType<import('./tensor_plan.js').planTensorRead>} plan
  * @param {{ name: string, shape: number[] }} tensor
  * @param {number} dtypeIndex the dtype's index in the core's Dtype enum
- * @param {{ signal?: AbortSignal, onProgress?: (done: number, total: number) => void }} options
+ * @param {{ signal?: AbortSignal, onProgress?: (done: number, total: number) => void, into?: ArrayBufferView }} options
  */
 export async function decodeTensor(core, source, plan, tensor, dtypeIndex, options) {
-  const { signal, onProgress } = options;
+  const { signal, onProgress, into } = options;
   throwIfAborted(signal);
-  const result = allocateResult(plan, tensor);
+  const result = allocateResult(plan, tensor, into);
   const total = plan.byteLength;
-  const resultBytes = new Uint8Array(result.buffer);
+  const resultBytes = new Uint8Array(result.buffer, result.byteOffset, result.byteLength);
   const converter = plan.kind === 'copy' ? null : new HeapConverter(core, plan, dtypeIndex, result);
   let done = 0;
   try {

@@ -67,8 +67,15 @@ try {
     for await (const chunk of blob.slice(begin, end).stream()) n += chunk.byteLength;
     return n;
   };
+  const reused = new Float32Array(COUNT);
   const medians = await runAlternating({
     'getTensor (Blob stream → wasm SIMD → Float32Array)': () => st.getTensor('w'),
+    'getTensor into a reused Float32Array': () => st.getTensor('w', { into: reused }),
+    'plain JS: slice().arrayBuffer() + lookup table into a reused Float32Array': async () => {
+      const codes = new Uint16Array(await blob.slice(begin, end).arrayBuffer());
+      for (let i = 0; i < codes.length; i++) reused[i] = lut[codes[i]];
+      return reused;
+    },
     'plain JS: slice().arrayBuffer() + 64K lookup table': jsLookup,
     'read only: slice().arrayBuffer()': () => blob.slice(begin, end).arrayBuffer(),
     'read only: slice().stream()': streamRead,
@@ -86,9 +93,12 @@ try {
   for (const dtype of ['F16', 'BF16', 'F8_E4M3']) memory[dtype] = await openSafetensors(singleTensorFile(dtype, COUNT));
   const rates = await runAlternating({
     'memcpy of the output size (Float32Array.set)': async () => { dst.set(src); return dst; },
+    'memcpy into a new array (new Float32Array(src))': async () => new Float32Array(src),
     'getTensor F16 → float32': () => memory.F16.getTensor('w'),
     'getTensor BF16 → float32': () => memory.BF16.getTensor('w'),
     'getTensor F8_E4M3 → float32': () => memory.F8_E4M3.getTensor('w'),
+    'getTensor BF16 → float32 into a reused array': () => memory.BF16.getTensor('w', { into: dst }),
+    'getTensor F8_E4M3 → float32 into a reused array': () => memory.F8_E4M3.getTensor('w', { into: dst }),
   });
   table(`Conversion from memory, ${COUNT.toLocaleString('en')} values (${outBytes / 2 ** 20} MiB of float32 out)`, rates,
     'memcpy of the output size (Float32Array.set)', (ms) => (ms === null ? 'x' : (outBytes / 1e9 / (ms / 1000)).toFixed(2)));

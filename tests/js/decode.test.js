@@ -181,6 +181,21 @@ describe('errors and options', () => {
     await expect(st.getTensor('w', { signal: {} })).rejects.toThrow(TypeError);
   });
 
+  test('into: fills a given array of the right type and returns a view of it', async () => {
+    const bytes = new Uint8Array([0x00, 0x3c, 0x00, 0xc0, 0x00, 0x7c, 0x01, 0x00]);
+    const st = await openSafetensors(layoutFile([{ name: 'w', dtype: 'F16', shape: [4], data: bytes }, { name: 'i', dtype: 'I16', shape: [4], data: bytes }]));
+    const buffer = new Float32Array(6).fill(9);
+    const got = await st.getTensor('w', { into: buffer });
+    expect(got.buffer).toBe(buffer.buffer);
+    expect([...buffer]).toEqual([1, -2, Infinity, 2 ** -24, 9, 9]);
+    expect(got).toHaveLength(4);
+    const ints = new Int16Array(4);
+    expect(await st.getTensor('i', { into: ints, rows: [1, 3] })).toEqual(new Int16Array([-16384, 31744]));
+    await expect(st.getTensor('w', { into: new Float32Array(3) })).rejects.toThrow(/at least 4 elements/);
+    await expect(st.getTensor('w', { into: new Float64Array(4) })).rejects.toThrow(TypeError);
+    await expect(st.getTensor('i', { into: new Float32Array(4) })).rejects.toThrow(/Int16Array/);
+  });
+
   test('a tensor too large for one array names its size and suggests rows', async () => {
     const rows = 2 ** 22;
     const header = `{"big":{"dtype":"U8","shape":[${rows},2048],"data_offsets":[0,${rows * 2048}]}}`;
