@@ -77,6 +77,8 @@ demo: build
 
 bench: build
 	node tests/bench/open_header.bench.js
+	node tests/bench/decode.bench.js
+	node tests/bench/browser_decode.bench.js
 
 # libFuzzer with ASan+UBSan, seeded from the real fixtures (when ../shared is there)
 # and the demo sample. The corpus grows in build/fuzz/corpus.

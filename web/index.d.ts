@@ -59,6 +59,41 @@ export interface TensorInfo {
   byteLength: number;
 }
 
+/** What getTensor returns for each dtype with `as: 'native'` (the default). */
+export interface NativeArrays {
+  F32: Float32Array; F64: Float64Array; I8: Int8Array; U8: Uint8Array; BOOL: Uint8Array;
+  I16: Int16Array; U16: Uint16Array; I32: Int32Array; U32: Uint32Array;
+  I64: BigInt64Array; U64: BigUint64Array;
+  /** Interleaved real, imaginary. */
+  C64: Float32Array;
+  F16: Float32Array; BF16: Float32Array; F8_E5M2: Float32Array; F8_E4M3: Float32Array;
+  F8_E8M0: Float32Array; F8_E4M3FNUZ: Float32Array; F8_E5M2FNUZ: Float32Array;
+  /** Two values per byte, first in the low nibble. */
+  F4: Float32Array;
+  /** The packed bytes: 6-bit floats have no conversion here. */
+  F6_E2M3: Uint8Array; F6_E3M2: Uint8Array;
+}
+
+/** Any array getTensor can return. */
+export type TensorArray = NativeArrays[Dtype];
+
+export interface GetTensorOptions<As extends 'native' | 'float32' | 'raw' = 'native' | 'float32' | 'raw'> {
+  /**
+   * 'native' (default): the dtype's own array, or Float32Array for small floats and C64;
+   * 'float32': a Float32Array for every dtype (F64 and 32/64-bit integers rounded to nearest
+   * even; F6 kinds refuse with code "UnsupportedConversion"); 'raw': the bytes.
+   */
+  as?: As;
+  /** [start, end): only these indices of the first dimension; only their bytes are read. */
+  rows?: [number, number];
+  /** Aborts between chunks; the promise rejects with the signal's reason (an AbortError). */
+  signal?: AbortSignal;
+  /** Called after each chunk with bytes read so far and the total; the last call has done === total. */
+  onProgress?: (bytesDone: number, bytesTotal: number) => void;
+  /** An array of the result's type and at least its length to fill instead of allocating; a view of it is returned. */
+  into?: TensorArray;
+}
+
 export interface SafetensorsFile {
   /** In data order (sorted by offsets); duplicates resolved as the reference does (last wins). */
   tensors: TensorInfo[];
@@ -71,6 +106,15 @@ export interface SafetensorsFile {
   fileSize: number;
   /** Warnings and notes about a loadable file. */
   findings: Finding[];
+  /**
+   * Reads one tensor (or `rows` of it) into a typed array, streaming only its bytes through a
+   * bounded buffer. Rejects with SafetensorsError: "TensorNotFound", "TensorTooLarge" (more than
+   * one array can hold: use rows), "UnsupportedConversion", "ReadError"; RangeError for bad rows.
+   */
+  getTensor(name: string, options?: GetTensorOptions<'native'>): Promise<TensorArray>;
+  getTensor(name: string, options: GetTensorOptions<'float32'>): Promise<Float32Array>;
+  getTensor(name: string, options: GetTensorOptions<'raw'>): Promise<Uint8Array>;
+  getTensor(name: string, options?: GetTensorOptions): Promise<TensorArray>;
 }
 
 export interface ValidationReport {
@@ -108,8 +152,8 @@ export function validateSafetensors(source: SafetensorsSource, options?: ReadOpt
 export class SafetensorsError extends Error {
   constructor(code: string, message: string, details?: { tensor?: string; findings?: Finding[]; cause?: unknown });
   readonly name: 'SafetensorsError';
-  /** A reference error kind for rejected files; "ReadError" when reading the source failed. */
-  readonly code: ReferenceErrorKind | 'ReadError' | (string & {});
+  /** A reference error kind for rejected files; "ReadError" when reading the source failed; getTensor's own codes. */
+  readonly code: ReferenceErrorKind | 'ReadError' | 'TensorNotFound' | 'TensorTooLarge' | 'UnsupportedConversion' | (string & {});
   readonly tensor?: string;
   readonly findings: Finding[];
 }

@@ -8,6 +8,7 @@ import {
   SafetensorsError,
   type Finding,
   type SafetensorsFile,
+  type TensorArray,
   type TensorInfo,
   type ValidationReport,
 } from '../../web/index.js';
@@ -40,4 +41,20 @@ export async function usage(file: Blob): Promise<number> {
   // @ts-expect-error severities are a closed set
   const bad: Finding = { code: 'x', severity: 'fatal', message: '' };
   return params + begin + end + (exact?.length ?? 0) + (lr?.length ?? 0) + kinds.length + warnings.length + bad.message.length;
+}
+
+export async function decoding(st: SafetensorsFile): Promise<number> {
+  const weights: Float32Array = await st.getTensor('w', { as: 'float32' });
+  const bytes: Uint8Array = await st.getTensor('w', { as: 'raw', rows: [0, 2] });
+  const any: TensorArray = await st.getTensor('w', {
+    signal: AbortSignal.timeout(1000),
+    onProgress: (done, total) => console.log(done / total),
+  });
+  const reused = new Float32Array(weights.length);
+  const filled: Float32Array = await st.getTensor('w', { as: 'float32', into: reused });
+  // @ts-expect-error `as` is a closed set
+  await st.getTensor('w', { as: 'float16' });
+  // @ts-expect-error rows is a pair
+  await st.getTensor('w', { rows: 3 });
+  return weights.length + bytes.length + any.length + filled.length;
 }

@@ -1,0 +1,83 @@
+// getTensor in real Chromium: every dtype of a generated file and a picked real file decode
+// in the page exactly as they do in Node.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { chromium } from 'playwright-core';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startDemoServer } from '../../demo/serve.js';
+import { openSafetensors } from '../../web/index.js';
+import { DTYPE_ORDER, pseudoRandomBytes } from '../js/write_safetensors.js';
+import { layoutFile } from '../js/fixtures.js';
+
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+  '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'];
+
+// One tensor of every dtype, odd sizes so that later tensors sit at odd offsets.
+const BITS = { BOOL: 8, F4: 4, F6_E2M3: 6, F6_E3M2: 6, U8: 8, I8: 8, I16: 16, U16: 16, F16: 16, BF16: 16, I32: 32, U32: 32, F32: 32, C64: 64, F64: 64, I64: 64, U64: 64 };
+const TENSORS = DTYPE_ORDER.map((dtype, i) => {
+  const elements = dtype.startsWith('F6') ? 4 * 37 : dtype === 'F4' ? 2 * 1001 : 4099;
+  const bytes = (elements * (BITS[dtype] ?? 8)) / 8;
+  return { name: `t.${dtype}`, dtype, shape: [elements], data: pseudoRandomBytes(bytes, i + 1), gap: i % 3 };
+});
+const FILE = layoutFile(TENSORS);
+
+// Arrays as JSON-safe lists: numbers keep -0 and NaN apart as strings, BigInts as strings.
+function plain(array) {
+  return Array.from(array, (v) => (typeof v === 'bigint' ? `${v}n` : Object.is(v, -0) ? '-0' : Number.isNaN(v) ? 'NaN' : v));
+}
+
+let server;
+let url;
+let browser;
+let dir;
+
+beforeAll(async () => {
+  ({ server, url } = await startDemoServer(0, '127.0.0.1', ['web', 'demo']));
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: FLAGS });
+  dir = await mkdtemp(join(tmpdir(), 'stw-browser-decode-'));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  server?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('getTensor in Chromium', () => {
+  test('every dtype of a picked file decodes as in Node, native and float32', async () => {
+    const path = join(dir, 'all_dtypes.safetensors');
+    await writeFile(path, FILE);
+    const page = await browser.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e));
+    await page.goto(url); // the demo page gives an input to pick with
+    await page.waitForFunction(() => document.body.dataset.state === 'done');
+    await page.setInputFiles('[data-testid=file-input]', path);
+    // A string, not a function: Vitest rewrites import() inside functions it compiles.
+    const inPage = await page.evaluate(`(async (names) => {
+      const { openSafetensors: open } = await import('/web/index.js');
+      const file = document.querySelector('[data-testid=file-input]').files[0];
+      const st = await open(file);
+      const plainList = ${plain.toString()};
+      const out = {};
+      for (const name of names) {
+        const native = await st.getTensor(name);
+        const float32 = await st.getTensor(name, { as: 'float32' }).then((a) => plainList(a), (e) => e.name + ':' + e.code);
+        out[name] = { type: native.constructor.name, native: plainList(native), float32 };
+      }
+      return out;
+    })(${JSON.stringify(TENSORS.map((t) => t.name))})`);
+    const st = await openSafetensors(FILE);
+    for (const { name } of TENSORS) {
+      const native = await st.getTensor(name);
+      const float32 = await st.getTensor(name, { as: 'float32' }).then((a) => plain(a), (e) => `${e.name}:${e.code}`);
+      expect(inPage[name].type, name).toBe(native.constructor.name);
+      expect(inPage[name].native, name).toEqual(plain(native));
+      expect(inPage[name].float32, name).toEqual(float32);
+    }
+    expect(inPage['t.F6_E2M3'].float32).toBe('SafetensorsError:UnsupportedConversion');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
