@@ -34,8 +34,8 @@ export async function openSafetensors(input, options = {}) {
     const [first] = report.findings;
     throw new SafetensorsError(report.referenceError, first.message, { tensor: first.tensor, findings: report.findings });
   }
-  const byName = new Map(report.tensors.map((t) => [t.name, t]));
   const { dataStart, dtypes } = report;
+  let byName = null; // built on the first getTensor: opening stays as cheap as the header parse
   return {
     tensors: report.tensors,
     metadata: report.metadata,
@@ -52,6 +52,7 @@ export async function openSafetensors(input, options = {}) {
      */
     async getTensor(name, tensorOptions = {}) {
       checkOptions(tensorOptions);
+      byName ??= new Map(report.tensors.map((t) => [t.name, t]));
       const tensor = byName.get(name);
       if (tensor === undefined) throw tensorNotFound(name, report.tensors);
       const plan = planTensorRead(tensor, dataStart, tensorOptions);
