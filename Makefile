@@ -1,6 +1,8 @@
 # Front door: make demo | make test | make build | make bench | make fuzz
 # On a fresh Debian machine with Node, the first target you run installs what is missing.
 
+# fuzz-smoke reads PIPESTATUS.
+SHELL := /bin/bash
 PORT ?= 8080
 FUZZ_SECONDS ?= 60
 BUILD_TYPE ?= Release
@@ -18,7 +20,7 @@ STAMP_DIR := build/stamps
 APT_CHECKS := em++:emscripten chromium:chromium cmake:cmake g++:g++ clang++:clang
 APT_FILES := /usr/include/gtest/gtest.h:libgtest-dev
 
-.PHONY: setup native wasm build test demo bench fuzz clean native-test sanitize-test wasm-test js-test
+.PHONY: setup native wasm build test demo bench fuzz fuzz-build fuzz-smoke clean native-test sanitize-test wasm-test js-test
 
 setup: $(STAMP_DIR)/apt $(STAMP_DIR)/npm
 
@@ -70,7 +72,7 @@ js-test: build
 wasm-test: build
 	node $(WASM_DIR)/simd_kernels_check.cjs
 
-test: native-test sanitize-test wasm-test js-test
+test: native-test sanitize-test wasm-test js-test fuzz-smoke
 
 demo: build
 	node demo/serve.js --port $(PORT)
@@ -80,19 +82,33 @@ bench: build
 	node tests/bench/decode.bench.js
 	node tests/bench/browser_decode.bench.js
 
-# libFuzzer with ASan+UBSan, seeded from the real fixtures (when ../shared is there)
-# and the demo sample. The corpus grows in build/fuzz/corpus.
+# libFuzzer with ASan+UBSan: header_fuzzer (the header analysis) and decode_fuzzer (the
+# conversion kernels), seeded from the real fixtures (when ../shared is there) and the demo
+# sample. Corpora grow in build/fuzz/corpus/<target>.
 FUZZ_DIR := build/fuzz
-fuzz: $(STAMP_DIR)/apt $(STAMP_DIR)/npm $(SAMPLE)
+FUZZ_TARGETS := header_fuzzer decode_fuzzer
+FUZZ_SMOKE_SECONDS ?= 20
+FUZZ_FLAGS := -max_len=65536 -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/
+
+fuzz-build: $(STAMP_DIR)/apt $(STAMP_DIR)/npm $(SAMPLE)
 	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_DIR) -DSAFETENSORS_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 	$(BUILD_TIMEOUT) cmake --build $(FUZZ_DIR) -j2
-	mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds
+	rm -rf $(FUZZ_DIR)/seeds && mkdir -p $(FUZZ_DIR)/seeds
 	cp $(SAMPLE) $(FUZZ_DIR)/seeds/
 	if [ -d ../shared/fixtures/real ]; then find ../shared/fixtures/real -name '*.safetensors' -exec cp {} $(FUZZ_DIR)/seeds/ \; ; fi
-	# A seed byte of 0 in front: "claimed size = bytes given".
+	# A seed byte of 0 in front: for the header, "claimed size = bytes given"; for decode, BOOL.
 	for f in $(FUZZ_DIR)/seeds/*.safetensors; do printf '\0' | cat - "$$f" > "$$f.seed"; rm "$$f"; done
-	$(FUZZ_DIR)/header_fuzzer -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -rss_limit_mb=4096 \
-	  -print_final_stats=1 $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds
+
+# Each target for FUZZ_SECONDS (make fuzz) or FUZZ_SMOKE_SECONDS (make test: catches regressions).
+fuzz: fuzz-build
+	for t in $(FUZZ_TARGETS); do mkdir -p $(FUZZ_DIR)/corpus/$$t && \
+	  $(FUZZ_DIR)/$$t -max_total_time=$(FUZZ_SECONDS) $(FUZZ_FLAGS) $(FUZZ_DIR)/corpus/$$t $(FUZZ_DIR)/seeds || exit 1; done
+
+fuzz-smoke: fuzz-build
+	for t in $(FUZZ_TARGETS); do mkdir -p $(FUZZ_DIR)/corpus/$$t && \
+	  $(FUZZ_DIR)/$$t -max_total_time=$(FUZZ_SMOKE_SECONDS) $(FUZZ_FLAGS) $(FUZZ_DIR)/corpus/$$t $(FUZZ_DIR)/seeds 2>&1 | \
+	  grep -E '^(stat::number_of_executed_units|==[0-9]+==|SUMMARY|artifact_prefix|Test unit)' ; \
+	  test $${PIPESTATUS[0]} -eq 0 || exit 1; done
 
 clean:
 	rm -rf build web/wasm $(SAMPLE)

@@ -58,6 +58,8 @@ void cast(const std::uint8_t* in, float* out, std::size_t count) {
 bool has_f32_form(Dtype dtype) { return dtype != Dtype::F6_E2M3 && dtype != Dtype::F6_E3M2; }
 
 bool convert_to_f32_scalar(Dtype dtype, const std::uint8_t* in, float* out, std::size_t count) {
+  // Nothing to do, and memcpy must not see the null pointers of empty buffers (found by fuzzing).
+  if (count == 0) return has_f32_form(dtype);
   switch (dtype) {
     case Dtype::F16: f16(in, out, count); return true;
     case Dtype::BF16: bf16(in, out, count); return true;
@@ -88,6 +90,7 @@ bool convert_to_f32_scalar(Dtype dtype, const std::uint8_t* in, float* out, std:
 }
 
 bool convert_to_f32(Dtype dtype, const std::uint8_t* in, float* out, std::size_t count) {
+  if (count == 0) return has_f32_form(dtype);
 #if defined(__wasm_simd128__)
   const std::size_t done = simd::convert_to_f32_prefix(dtype, in, out, count);
   const std::size_t in_bytes = done * dtype_bits(dtype) / 8;

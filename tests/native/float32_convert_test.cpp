@@ -181,6 +181,15 @@ TEST(Float32Convert, IntegersAndBool) {
   EXPECT_EQ(bools[3], 0);
 }
 
+// Found by the decode fuzzer: empty buffers may be null pointers, which memcpy must not see.
+TEST(Float32Convert, EmptyInputWithNullPointers) {
+  for (int d = 0; d < kDtypeCount; ++d) {
+    const auto dtype = static_cast<Dtype>(d);
+    EXPECT_EQ(convert_to_f32(dtype, nullptr, nullptr, 0), has_f32_form(dtype)) << dtype_name(dtype);
+    EXPECT_EQ(convert_to_f32_scalar(dtype, nullptr, nullptr, 0), has_f32_form(dtype)) << dtype_name(dtype);
+  }
+}
+
 TEST(Float32Convert, SixBitFloatsHaveNoFloat32Form) {
   const std::uint8_t raw[3] = {1, 2, 3};
   float out[4] = {7, 7, 7, 7};

@@ -1,0 +1,81 @@
+// libFuzzer target: the float32 conversion kernels on arbitrary bytes. Byte 0 picks the
+// dtype; the rest, copied into a buffer of exactly its size (so ASan sees any overread),
+// is converted element by element. Checked on every element: NaN exactly for the codes the
+// format calls NaN, the sign of every other value from the code's sign bit, and for the
+// small float kinds, strictly increasing values along increasing positive codes.
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "dtype.h"
+#include "float32_convert.h"
+
+namespace {
+
+using safetensors::Dtype;
+
+bool is_nan_code(Dtype d, std::uint32_t c) {
+  switch (d) {
+    case Dtype::F16: return (c & 0x7C00) == 0x7C00 && (c & 0x3FF) != 0;
+    case Dtype::BF16: return (c & 0x7F80) == 0x7F80 && (c & 0x7F) != 0;
+    case Dtype::F8_E5M2: return (c & 0x7C) == 0x7C && (c & 0x3) != 0;
+    case Dtype::F8_E4M3: return (c & 0x7F) == 0x7F;
+    case Dtype::F8_E4M3FNUZ:
+    case Dtype::F8_E5M2FNUZ: return c == 0x80;
+    case Dtype::F8_E8M0: return c == 0xFF;
+    default: return false;
+  }
+}
+
+int code_bits(Dtype d) {
+  if (d == Dtype::F16 || d == Dtype::BF16) return 16;
+  return 8;
+}
+
+float convert_one(Dtype d, std::uint32_t code) {
+  std::uint8_t bytes[2] = {static_cast<std::uint8_t>(code & 0xFF), static_cast<std::uint8_t>(code >> 8)};
+  float out = 0;
+  if (!safetensors::convert_to_f32(d, bytes, &out, 1)) __builtin_trap();
+  return out;
+}
+
+constexpr Dtype kSmallFloats[] = {Dtype::F16, Dtype::BF16, Dtype::F8_E5M2, Dtype::F8_E4M3,
+                                  Dtype::F8_E4M3FNUZ, Dtype::F8_E5M2FNUZ, Dtype::F8_E8M0};
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return 0;
+  const auto dtype = static_cast<Dtype>(data[0] % safetensors::kDtypeCount);
+  const std::size_t bits = safetensors::dtype_bits(dtype);
+  std::vector<std::uint8_t> in(data + 1, data + size);  // exactly the element bytes
+  std::size_t count = in.size() * 8 / bits;
+  if (dtype == Dtype::F4) count &= ~std::size_t{1};
+  const std::size_t outputs = dtype == Dtype::C64 ? 2 * count : count;
+  std::vector<float> out(outputs);
+  const bool converted = safetensors::convert_to_f32(dtype, in.data(), out.data(), count);
+  if (converted != safetensors::has_f32_form(dtype)) __builtin_trap();
+  if (!converted) return 0;
+
+  for (const Dtype small : kSmallFloats) {
+    if (small != dtype) continue;
+    const int width = code_bits(dtype);
+    const std::uint32_t sign_bit = 1u << (width - 1);
+    for (std::size_t i = 0; i < count; ++i) {
+      const std::uint32_t code = width == 16 ? (in[2 * i] | (in[2 * i + 1] << 8)) : in[i];
+      const float v = out[i];
+      if (std::isnan(v) != is_nan_code(dtype, code)) __builtin_trap();
+      if (std::isnan(v)) continue;
+      const bool unsigned_kind = dtype == Dtype::F8_E8M0;
+      if (!unsigned_kind && std::signbit(v) != ((code & sign_bit) != 0)) __builtin_trap();
+      // Along positive codes, values strictly increase (the format's ordering property).
+      const std::uint32_t magnitude = unsigned_kind ? code : code & (sign_bit - 1);
+      if (magnitude > 0 && (unsigned_kind || (code & sign_bit) == 0)) {
+        const float below = convert_one(dtype, code - 1);
+        if (!(below < v)) __builtin_trap();
+      }
+    }
+  }
+  return 0;
+}
