@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "file_findings.h"
 #include "header_findings.h"
 #include "header_json.h"
 #include "header_prefix.h"
@@ -173,6 +174,8 @@ Report analyze_header(std::span<const std::uint8_t> file_start, std::uint64_t fi
   report.tensors = std::move(json.header.tensors);
   report.has_metadata = json.header.has_metadata;
   report.metadata = std::move(json.header.metadata);
+  add_spacing_findings(report, {json.leading_space, json.trailing_space}, report.findings);
+  add_metadata_findings(report, report.findings);
 
   const LayoutResult layout = check_layout(report.tensors);
   if (layout.error != ReferenceError::None) {
@@ -180,6 +183,7 @@ Report analyze_header(std::span<const std::uint8_t> file_start, std::uint64_t fi
     reject(report, layout.error, layout_message(layout, t), &t.name);
     return report;
   }
+  add_layout_findings(report, report.findings);
   std::uint64_t expected = 0;
   if (__builtin_add_overflow(layout.data_end, report.data_start, &expected)) {
     reject(report, ReferenceError::MetadataIncompleteBuffer,

@@ -254,6 +254,8 @@ HeaderJsonResult parse_header_json(std::span<const std::uint8_t> header, bool pa
     if (rewritten) err = parser.parse(*rewritten).get(root);
   }
   HeaderJsonResult result;
+  result.leading_space = begin;
+  result.trailing_space = header.size() - end;
   if (err) {
     result.reason = describe_json_error(err);
   } else if (auto reason = read_document(root, result.header)) {

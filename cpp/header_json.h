@@ -18,6 +18,8 @@ struct HeaderJsonResult {
   bool ok = false;          ///< false means InvalidHeaderDeserialization
   std::string reason;       ///< why it failed, for a person
   ParsedHeader header;      ///< filled when ok
+  std::size_t leading_space = 0;   ///< JSON whitespace bytes before the '{'
+  std::size_t trailing_space = 0;  ///< JSON whitespace bytes after the JSON value (padding)
 };
 
 /// @brief Parses the header (UTF-8 already checked).

@@ -18,7 +18,10 @@ TEST(ReferenceExamples, OneI32Tensor) {
   EXPECT_EQ(r.tensors[0].dtype, Dtype::I32);
   EXPECT_EQ(r.tensors[0].shape, (std::vector<std::uint64_t>{2, 2}));
   EXPECT_EQ(r.data_start, 68u);
-  EXPECT_TRUE(r.findings.empty());
+  // Data at byte 68 is 4-aligned for I32 but not 8-aligned: the one finding, an info.
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings[0].code, "HeaderNotPadded");
+  EXPECT_EQ(r.findings[0].severity, Severity::Info);
 }
 
 TEST(ReferenceExamples, ExtraOrMissingDataBytes) {
