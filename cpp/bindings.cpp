@@ -11,6 +11,7 @@
 #include "header_prefix.h"
 #include "header_table.h"
 #include "report.h"
+#include "value_scan.h"
 
 namespace {
 
@@ -51,6 +52,24 @@ void normalize_bool_chunk(std::uintptr_t in, std::uintptr_t out, std::size_t cou
   normalize_bool(reinterpret_cast<const std::uint8_t*>(in), reinterpret_cast<std::uint8_t*>(out), count);
 }
 
+// The data scan: one tensor at a time, fed in pieces from a heap scratch area.
+ValueScanner scanner;
+
+void scan_begin(int dtype) { scanner = ValueScanner(static_cast<Dtype>(dtype < 0 || dtype >= kDtypeCount ? 0 : dtype)); }
+
+void scan_bytes(std::uintptr_t ptr, std::size_t len) { scanner.feed(reinterpret_cast<const std::uint8_t*>(ptr), len); }
+
+// [nan, +inf, -inf, nonzero] of the tensor being scanned, as a view JS reads at once.
+emscripten::val scan_counts() {
+  static double out[4];
+  const ValueCounts& c = scanner.counts();
+  out[0] = static_cast<double>(c.nan);
+  out[1] = static_cast<double>(c.pos_inf);
+  out[2] = static_cast<double>(c.neg_inf);
+  out[3] = c.nonzero ? 1 : 0;
+  return emscripten::val(emscripten::typed_memory_view(4, out));
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(safetensors_core) {
@@ -59,4 +78,7 @@ EMSCRIPTEN_BINDINGS(safetensors_core) {
   emscripten::function("_inputPadding", &input_padding);
   emscripten::function("_convertToF32", &convert_chunk);
   emscripten::function("_normalizeBool", &normalize_bool_chunk);
+  emscripten::function("_scanBegin", &scan_begin);
+  emscripten::function("_scanBytes", &scan_bytes);
+  emscripten::function("_scanCounts", &scan_counts);
 }

@@ -9,9 +9,9 @@
 namespace safetensors {
 namespace {
 
-// A count with its noun: "1 tensor", "3 tensors".
-std::string count_of(std::uint64_t n, const char* noun) {
-  return group_digits(n) + " " + noun + (n == 1 ? "" : "s");
+// A count with its noun and verb: "1 tensor is", "3 tensors are".
+std::string tensors_verb(std::uint64_t n, const char* one, const char* many) {
+  return group_digits(n) + (n == 1 ? " tensor " : " tensors ") + (n == 1 ? one : many);
 }
 
 // Bytes one element occupies, or 0 for sub-byte kinds (which have no alignment).
@@ -74,7 +74,7 @@ void add_layout_findings(const Report& report, std::vector<Finding>& out) {
     const TensorEntry& t = *first_misaligned;
     out.push_back(make_finding(
         "MisalignedTensor", Severity::Info,
-        count_of(misaligned, "tensor") + " start at a file offset that is not a multiple of their element size "
+        tensors_verb(misaligned, "starts", "start") + " at a file offset that is not a multiple of the element size "
             "(first: " + quote_name(t.name) + ", " + std::string(dtype_name(t.dtype)) + " at byte " +
             group_digits(report.data_start + t.begin) + "). Legal, but zero-copy loaders must copy "
             "them; MLX and older writers produce such files",
@@ -83,7 +83,7 @@ void add_layout_findings(const Report& report, std::vector<Finding>& out) {
   if (huge != 0) {
     out.push_back(make_finding(
         "HugeTensor", Severity::Info,
-        count_of(huge, "tensor") + " are larger than 2 GiB (largest: " + quote_name(largest->name) + ", " +
+        tensors_verb(huge, "is", "are") + " larger than 2 GiB (largest: " + quote_name(largest->name) + ", " +
             count_bytes(largest->end - largest->begin) + "). Runtimes with 32-bit sizes or buffer "
             "limits (some GPU APIs, older browsers) cannot hold them whole; read them in parts "
             "(getTensor's rows option)",
@@ -92,7 +92,7 @@ void add_layout_findings(const Report& report, std::vector<Finding>& out) {
   if (empty != 0) {
     out.push_back(make_finding(
         "EmptyTensor", Severity::Info,
-        count_of(empty, "tensor") + " have zero elements (first: " + quote_name(first_empty->name) + ", shape " +
+        tensors_verb(empty, "has", "have") + " zero elements (first: " + quote_name(first_empty->name) + ", shape " +
             format_shape(first_empty->shape) + "); legal and they hold no data, but check that the "
             "exporter did not drop their values",
         &first_empty->name));
@@ -100,8 +100,8 @@ void add_layout_findings(const Report& report, std::vector<Finding>& out) {
   if (scalars >= kManyScalars) {
     out.push_back(make_finding(
         "ManyScalarTensors", Severity::Info,
-        count_of(scalars, "tensor") + " of " + group_digits(report.tensors.size()) +
-            " are scalars (shape []); each costs a header entry of about 70 bytes for a few bytes of "
+        group_digits(scalars) + " of " + group_digits(report.tensors.size()) +
+            " tensors are scalars (shape []); each costs a header entry of about 70 bytes for a few bytes of "
             "data, and loaders pay per tensor. Normal for some formats (LoRA alphas, step counters); "
             "otherwise consider packing them into one tensor"));
   }

@@ -4,6 +4,7 @@ import { toByteSource } from './byte_source.js';
 import { SafetensorsError } from './errors.js';
 import { planTensorRead } from './tensor_plan.js';
 import { decodeTensor } from './tensor_decode.js';
+import { scanData } from './data_scan.js';
 
 export { SafetensorsError, initSafetensors };
 
@@ -65,15 +66,22 @@ export async function openSafetensors(input, options = {}) {
 /**
  * Says whether the reference loader accepts the file and what else is worth
  * knowing about it. Never throws for a bad file (only for bad arguments or
- * failed reads).
+ * failed reads). With `scanData: true`, a loadable file's tensors are also read
+ * once, chunk by chunk, counting NaN, infinities and all-zero tensors.
  */
-export async function validateSafetensors(source, options = {}) {
-  const { signal } = checkOptions(options);
-  const report = await analyzeByteSource(await toByteSource(source), signal);
-  return {
+export async function validateSafetensors(input, options = {}) {
+  const { signal, scanData: wantScan = false } = checkOptions(options);
+  if (typeof wantScan !== 'boolean') throw new TypeError('options.scanData must be a boolean');
+  const source = await toByteSource(input);
+  const report = await analyzeByteSource(source, signal);
+  const result = {
     loadable: report.referenceError === null,
     referenceError: report.referenceError,
     findings: report.findings,
     tensors: report.tensors.length,
   };
+  if (!wantScan) return result;
+  if (!result.loadable) return { ...result, dataScan: null };
+  const scan = await scanData(await initSafetensors(), source, report, options);
+  return { ...result, findings: [...report.findings, ...scan.findings], dataScan: scan.dataScan };
 }
