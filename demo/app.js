@@ -2,6 +2,10 @@
 import { openSafetensors, validateSafetensors } from '../web/index.js';
 
 const MAX_ROWS = 2000;
+const PREVIEW_ELEMENTS = 4096;
+const MAX_PREVIEW_ROW = 1 << 24; // a row larger than this is not read for a preview
+let current = null; // { file, st (when loadable) }
+let scanning = null; // AbortController of a running scan
 const MAX_VALUE_CHARS = 400;
 const $ = (id) => document.getElementById(id);
 
@@ -51,18 +55,88 @@ function showMetadata(metadata) {
 function showTensors(tensors) {
   const body = $('tensors').tBodies[0];
   body.replaceChildren();
+  $('preview').hidden = true;
   for (const t of tensors.slice(0, MAX_ROWS)) {
     const row = body.insertRow();
+    row.dataset.name = t.name;
     cell(row, t.name);
     cell(row, t.dtype);
     cell(row, `[${t.shape.join(', ')}]`);
     cell(row, `${t.dataOffsets[0]}–${t.dataOffsets[1]}`);
     cell(row, t.byteLength.toLocaleString('en'));
   }
-  $('tensor-note').textContent = tensors.length > MAX_ROWS ? `Showing the first ${MAX_ROWS} of ${tensors.length.toLocaleString('en')} tensors.` : '';
+  const more = tensors.length > MAX_ROWS ? `Showing the first ${MAX_ROWS} of ${tensors.length.toLocaleString('en')} tensors. ` : '';
+  $('tensor-note').textContent = `${more}Click a tensor to preview its first values.`;
+}
+
+const formatValue = (v) => (typeof v === 'number' && !Number.isInteger(v) ? v.toPrecision(6) : String(v));
+
+// The first rows of a tensor (at most PREVIEW_ELEMENTS values), decoded by getTensor.
+async function preview(name) {
+  const t = current.st.tensors.find((x) => x.name === name);
+  const rowElements = t.shape.slice(1).reduce((a, b) => a * b, 1);
+  const out = $('preview');
+  out.hidden = false;
+  // Whole rows of the first dimension, as many as fit in PREVIEW_ELEMENTS (at least one).
+  const rows = t.shape.length === 0 ? null : [0, Math.min(t.shape[0], Math.max(1, Math.floor(PREVIEW_ELEMENTS / Math.max(rowElements, 1))))];
+  if (rowElements > MAX_PREVIEW_ROW) {
+    out.textContent = `${name}: one row holds ${rowElements.toLocaleString('en')} values; too many to preview here.`;
+  } else {
+    out.textContent = `reading ${name}…`;
+    try {
+      const started = performance.now();
+      const values = await current.st.getTensor(name, rows ? { rows } : {});
+      const ms = performance.now() - started;
+      const shown = Array.from(values.subarray(0, 64), formatValue).join(', ');
+      const what = rows ? `rows ${rows[0]}–${rows[1]} of ${t.shape[0]}` : 'scalar';
+      out.textContent = `${name} (${t.dtype}, ${what}, ${values.length.toLocaleString('en')} values, ${ms.toFixed(1)} ms):\n${shown}${values.length > 64 ? ', …' : ''}`;
+    } catch (error) {
+      out.textContent = `${name}: ${error.code ?? error.name}: ${error.message}`;
+    }
+  }
+  document.body.dataset.state = 'done';
+}
+
+async function scan() {
+  if (scanning) {
+    scanning.abort();
+    return;
+  }
+  scanning = new AbortController();
+  const bar = $('scan-progress');
+  const button = $('scan');
+  bar.hidden = false;
+  bar.value = 0;
+  button.textContent = 'Stop';
+  document.body.dataset.state = 'scanning';
+  const started = performance.now();
+  try {
+    const report = await validateSafetensors(current.file, {
+      scanData: true,
+      signal: scanning.signal,
+      onProgress: (done, total) => { bar.value = total === 0 ? 1 : done / total; },
+    });
+    showFindings(report.findings);
+    const ms = performance.now() - started;
+    const bad = report.dataScan.tensors.filter((r) => r.nan + r.posInf + r.negInf > 0).length;
+    const zero = report.dataScan.tensors.filter((r) => r.allZero).length;
+    $('scan-status').textContent = `Scanned ${formatBytes(report.dataScan.bytes)} in ${ms.toFixed(0)} ms: ` +
+      `${bad} tensor(s) with NaN or infinities, ${zero} all-zero.`;
+  } catch (error) {
+    $('scan-status').textContent = error.name === 'AbortError' ? 'Scan stopped.' : `Scan failed: ${error.message}`;
+  } finally {
+    scanning = null;
+    button.textContent = 'Scan tensor data';
+    bar.hidden = true;
+    document.body.dataset.state = 'done';
+  }
 }
 
 async function show(file, name) {
+  scanning?.abort();
+  current = { file, st: null };
+  $('scan').disabled = true;
+  $('scan-status').textContent = 'Reads every tensor once, counting NaN, infinities and all-zero tensors.';
   $('file-name').textContent = name;
   $('verdict').textContent = 'reading…';
   const report = await validateSafetensors(file);
@@ -75,6 +149,8 @@ async function show(file, name) {
   let metadata = null;
   if (report.loadable) {
     const st = await openSafetensors(file);
+    current.st = st;
+    $('scan').disabled = false;
     ({ tensors, metadata } = st);
     const params = tensors.reduce((sum, t) => sum + t.shape.reduce((a, b) => a * b, 1), 0);
     $('parameters').textContent = params.toLocaleString('en');
@@ -99,6 +175,14 @@ async function showSafely(file, name) {
   }
 }
 
+$('scan').addEventListener('click', scan);
+$('tensors').tBodies[0].addEventListener('click', (e) => {
+  const row = e.target.closest('tr');
+  if (row?.dataset.name !== undefined && current?.st) {
+    document.body.dataset.state = 'busy';
+    preview(row.dataset.name);
+  }
+});
 $('file').addEventListener('change', (e) => {
   const [file] = e.target.files;
   if (file) showSafely(file, file.name);

@@ -1,14 +1,15 @@
 #!/usr/bin/env node
-// safetensors-wasm validate [--json] FILE... | inspect FILE
+// safetensors-wasm validate [--json] [--scan-data] FILE... | inspect FILE
 // Files are read through FileHandles: Node 20's openAsBlob truncates sizes past 4 GiB.
 import { open } from 'node:fs/promises';
 import { openSafetensors, validateSafetensors, SafetensorsError } from './index.js';
 
-const USAGE = `usage: safetensors-wasm validate [--json] FILE...
+const USAGE = `usage: safetensors-wasm validate [--json] [--scan-data] FILE...
        safetensors-wasm inspect FILE
 
 validate  says whether the reference safetensors loader accepts each file
-          (exit 0 when all are loadable, 1 otherwise); --json prints one JSON array
+          (exit 0 when all are loadable, 1 otherwise); --json prints one JSON array;
+          --scan-data also reads every tensor, counting NaN, infinities and all-zero tensors
 inspect   prints the header: verdict, findings, metadata and the tensor table`;
 
 async function withFile(path, fn) {
@@ -21,9 +22,9 @@ async function withFile(path, fn) {
 }
 
 // A file we cannot read gets a report too, so --json output stays one entry per argument.
-async function validatePath(path) {
+async function validatePath(path, options = {}) {
   try {
-    return await withFile(path, (handle) => validateSafetensors(handle));
+    return await withFile(path, (handle) => validateSafetensors(handle, options));
   } catch (error) {
     const code = error instanceof SafetensorsError ? error.code : 'ReadError';
     return { loadable: false, referenceError: null, findings: [{ code, severity: 'error', message: `cannot read ${path}: ${error.message}` }], tensors: 0 };
@@ -35,13 +36,16 @@ function findingLine(f) {
 }
 
 async function validate(args) {
+  const flags = new Set(['--json', '--scan-data']);
   const json = args.includes('--json');
-  const files = args.filter((a) => a !== '--json');
-  if (files.length === 0) return usage();
+  const scanData = args.includes('--scan-data');
+  const files = args.filter((a) => !flags.has(a));
+  if (files.length === 0 || files.some((f) => f.startsWith('--'))) return usage();
   const results = [];
   for (const file of files) {
-    const r = await validatePath(file);
-    results.push({ file, loadable: r.loadable, referenceError: r.referenceError, findings: r.findings, tensors: r.tensors });
+    const r = await validatePath(file, { scanData });
+    const { loadable, referenceError, findings, tensors, dataScan } = r;
+    results.push({ file, loadable, referenceError, findings, tensors, ...(scanData ? { dataScan: dataScan ?? null } : {}) });
   }
   if (json) {
     process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);

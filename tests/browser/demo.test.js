@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { startDemoServer } from '../../demo/serve.js';
 import { writeSafetensors, pseudoRandomBytes } from '../js/write_safetensors.js';
 import { HAVE_REAL, REAL_DIR } from '../js/fixtures.js';
+import { writeFindingFiles } from '../js/finding_files.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
@@ -80,6 +81,47 @@ describe('demo page in Chromium', () => {
     const shown = await pick(page, join(REAL_DIR, 'kohya_lycoris_lokr_dim4_f16.safetensors'));
     expect(shown.count).toBe('1750');
     expect(shown.verdict).toBe('loadable');
+    await page.close();
+  });
+
+  test('every finding shows in the findings list on the file crafted for it; scan findings after a scan', async () => {
+    const cases = await writeFindingFiles(dir);
+    const { page, errors } = await openDemo();
+    for (const c of cases) {
+      const shown = await pick(page, c.path);
+      expect(shown.verdict, c.code).toBe(c.loadable ? 'loadable' : 'not loadable: MetadataIncompleteBuffer');
+      if (!c.scan) {
+        expect(shown.findings, c.code).toContain(c.code);
+        continue;
+      }
+      expect(shown.findings, c.code).not.toContain(c.code);
+      await page.click('[data-testid=scan-button]');
+      await page.waitForFunction(() => document.body.dataset.state === 'done');
+      const after = await page.$$eval('[data-testid=findings] li', (items) => items.map((li) => li.dataset.code ?? ''));
+      expect(after, c.code).toContain(c.code);
+      expect(await page.textContent('[data-testid=scan-status]')).toMatch(/^Scanned 12 B in \d+ ms: [01] tensor\(s\) with NaN or infinities, [01] all-zero\.$/);
+    }
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  test('clicking a tensor previews its first values, decoded in the page', async () => {
+    const values = new Float32Array([1.5, -2, 3, 0.25, 5, 6]);
+    const path = join(dir, 'preview.safetensors');
+    await writeFile(path, writeSafetensors([
+      { name: 'm', dtype: 'F32', shape: [3, 2], data: new Uint8Array(values.buffer) },
+      { name: 'h', dtype: 'F16', shape: [], data: new Uint8Array([0x00, 0x3c]) },
+    ]));
+    const { page, errors } = await openDemo();
+    await pick(page, path);
+    for (const [name, expected] of [['m', 'm (F32, rows 0–3 of 3, 6 values'], ['h', 'h (F16, scalar, 1 values']]) {
+      await page.click(`[data-testid=tensor-table] tbody tr[data-name="${name}"]`);
+      await page.waitForFunction(() => document.body.dataset.state === 'done');
+      const text = await page.textContent('[data-testid=preview]');
+      expect(text).toContain(expected);
+      expect(text.split('\n')[1]).toBe(name === 'm' ? '1.50000, -2, 3, 0.250000, 5, 6' : '1');
+    }
+    expect(errors).toEqual([]);
     await page.close();
   });
 });

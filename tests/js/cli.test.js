@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeSafetensors } from './write_safetensors.js';
+import { writeFindingFiles } from './finding_files.js';
 
 const CLI = fileURLToPath(new URL('../../web/cli.js', import.meta.url));
 let dir;
@@ -39,6 +40,31 @@ test('validate --json: one object per file in argument order, exit 1 when any is
   expect(results[2]).toMatchObject({ loadable: false, referenceError: null, tensors: 0 });
   expect(results[2].findings[0].code).toBe('ReadError');
 });
+
+test('validate --json shows every finding, each on the file crafted for it; --scan-data adds the scan findings', async () => {
+  const cases = await writeFindingFiles(dir);
+  const header = cases.filter((c) => !c.scan);
+  const { stdout } = await run('validate', '--json', ...header.map((c) => c.path));
+  const results = JSON.parse(stdout);
+  for (const [i, c] of header.entries()) {
+    expect(results[i].loadable, c.code).toBe(c.loadable);
+    const finding = results[i].findings.find((f) => f.code === c.code);
+    expect(finding, `${c.code} in ${JSON.stringify(results[i].findings)}`).toBeDefined();
+    expect(['error', 'warning', 'info']).toContain(finding.severity);
+    expect(finding.message.length).toBeGreaterThan(40);
+  }
+  const polyglot = results[header.findIndex((c) => c.code === 'MetadataIncompleteBuffer')];
+  expect(polyglot.findings[0].message).toContain('4 extra bytes');
+  const scan = cases.filter((c) => c.scan);
+  const plain = JSON.parse((await run('validate', '--json', ...scan.map((c) => c.path))).stdout);
+  const scanned = JSON.parse((await run('validate', '--json', '--scan-data', ...scan.map((c) => c.path))).stdout);
+  for (const [i, c] of scan.entries()) {
+    expect(plain[i].findings.map((f) => f.code)).not.toContain(c.code);
+    expect(scanned[i].findings.map((f) => f.code)).toContain(c.code);
+    expect(scanned[i].dataScan.tensors).toHaveLength(1);
+  }
+  expect(scanned[0].dataScan.tensors[0]).toEqual({ name: 'w', dtype: 'F32', nan: 1, posInf: 0, negInf: 1, allZero: false });
+}, 30_000);
 
 test('validate: exit 0 when all are loadable', async () => {
   const { code, stdout } = await run('validate', good, good);
