@@ -162,6 +162,10 @@ Report analyze_header(std::span<const std::uint8_t> file_start, std::uint64_t fi
     return report;
   }
   HeaderJsonResult json = parse_header_json(header, header_padded);
+  if (json.out_of_memory) {
+    report.out_of_memory = true;
+    return report;
+  }
   if (!json.ok) {
     reject(report, ReferenceError::InvalidHeaderDeserialization,
            "the header is not valid safetensors JSON: " + json.reason);

@@ -31,9 +31,11 @@ double header_bytes_needed(std::uintptr_t ptr, std::size_t len, std::uint64_t fi
 
 // Analyses the file's first bytes (with json_padding() readable bytes after them)
 // and returns a view of the packed report; JS copies it before the next call.
+// null means the parser ran out of memory: there is no verdict to report.
 emscripten::val analyze(std::uintptr_t ptr, std::size_t len, std::uint64_t file_size) {
   static std::vector<std::uint8_t> table;
   const Report report = analyze_header(heap_bytes(ptr, len), file_size, true);
+  if (report.out_of_memory) return emscripten::val::null();
   encode_header_table(report, table);
   return emscripten::val(emscripten::typed_memory_view(table.size(), table.data()));
 }

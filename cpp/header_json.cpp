@@ -241,7 +241,9 @@ HeaderJsonResult parse_header_json(std::span<const std::uint8_t> header, bool pa
   // allocate() reallocates whenever the capacity differs, so only grow (parse() also grows).
   if (parser.max_depth() != kMaxJsonDepth || parser.capacity() < text.size()) {
     if (parser.allocate(std::max(text.size(), parser.capacity()), kMaxJsonDepth) != simdjson::SUCCESS) {
-      return failure("out of memory while parsing the header");
+      HeaderJsonResult oom = failure("out of memory while parsing the header");
+      oom.out_of_memory = true;
+      return oom;
     }
   }
   std::optional<std::string> rewritten;
@@ -256,7 +258,10 @@ HeaderJsonResult parse_header_json(std::span<const std::uint8_t> header, bool pa
   HeaderJsonResult result;
   result.leading_space = begin;
   result.trailing_space = header.size() - end;
-  if (err) {
+  if (err == simdjson::MEMALLOC) {
+    result.out_of_memory = true;
+    result.reason = "out of memory while parsing the header";
+  } else if (err) {
     result.reason = describe_json_error(err);
   } else if (auto reason = read_document(root, result.header)) {
     result.reason = std::move(*reason);

@@ -15,7 +15,8 @@ std::size_t json_padding();
 
 /// @brief Outcome of reading the header JSON.
 struct HeaderJsonResult {
-  bool ok = false;          ///< false means InvalidHeaderDeserialization
+  bool ok = false;          ///< false means InvalidHeaderDeserialization, unless out_of_memory
+  bool out_of_memory = false;  ///< the parser could not get its buffers: no verdict
   std::string reason;       ///< why it failed, for a person
   ParsedHeader header;      ///< filled when ok
   std::size_t leading_space = 0;   ///< JSON whitespace bytes before the '{'

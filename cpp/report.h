@@ -54,6 +54,7 @@ struct Report {
   std::uint64_t file_size = 0;                  ///< as given
   std::uint64_t header_length = 0;              ///< N from the length prefix (0 if unreadable)
   std::uint64_t data_start = 0;                 ///< 8 + N
+  bool out_of_memory = false;  ///< the header could not be parsed for lack of memory: no verdict at all
 };
 
 /// @brief Runs every reference check and collects findings.

@@ -1,7 +1,7 @@
 // Loads the wasm module once and runs the core's header analysis on a byte source.
 import createSafetensorsCore from './wasm/safetensors_core.js';
 import { decodeHeaderTable } from './header_table.js';
-import { throwIfAborted } from './errors.js';
+import { SafetensorsError, throwIfAborted } from './errors.js';
 
 // Written out so that bundlers see and copy the .wasm (new URL + import.meta.url).
 const WASM_URL = new URL('./wasm/safetensors_core.wasm', import.meta.url);
@@ -41,12 +41,31 @@ export function initSafetensors(options = {}) {
   return corePromise;
 }
 
+function outOfMemory(headerBytes, cause) {
+  return new SafetensorsError('OutOfMemory',
+    `reading this ${headerBytes}-byte header needs about ${Math.ceil((16 * headerBytes) / 2 ** 20)} MiB of WebAssembly memory, more than could be had; ` +
+    'the file is probably hostile (real headers are a few MB); no verdict was reached', { cause });
+}
+
+// Runs `fn` on the core; a trap (an abort inside the wasm, e.g. a failed allocation)
+// becomes a typed error and the module is dropped, so the next call gets a fresh one.
+function guarded(fn, headerBytes) {
+  try {
+    return fn();
+  } catch (error) {
+    if (!(error instanceof WebAssembly.RuntimeError)) throw error;
+    corePromise = null;
+    if (/OOM|alloc|memory/i.test(error.message)) throw outOfMemory(headerBytes, error);
+    throw new SafetensorsError('InternalError', `the WebAssembly core stopped (${error.message}); it is reloaded for the next call`, { cause: error });
+  }
+}
+
 // Copies `parts` (Uint8Arrays, in order) into the wasm heap with the padding
 // simdjson reads past the end, runs `fn(ptr, length)` and frees the copy.
 function withHeapCopy(core, parts, fn) {
   const length = parts.reduce((sum, p) => sum + p.byteLength, 0);
   const ptr = core._malloc(length + core._inputPadding());
-  if (ptr === 0) throw new RangeError(`could not allocate ${length} bytes in the wasm heap`);
+  if (ptr === 0) throw outOfMemory(length);
   try {
     let at = ptr;
     for (const part of parts) {
@@ -79,6 +98,7 @@ export async function analyzeByteSource(source, signal) {
     throwIfAborted(signal);
   }
   // The view is on the wasm heap: copy it (slice) before anything else runs.
-  const table = withHeapCopy(core, parts, (ptr, len) => core._analyzeHeader(ptr, len, fileSize).slice());
+  const table = guarded(() => withHeapCopy(core, parts, (ptr, len) => core._analyzeHeader(ptr, len, fileSize)?.slice()), needed);
+  if (table === undefined || table === null) throw outOfMemory(needed);
   return decodeHeaderTable(table);
 }
