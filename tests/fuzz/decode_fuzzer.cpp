@@ -2,7 +2,9 @@
 // dtype; the rest, copied into a buffer of exactly its size (so ASan sees any overread),
 // is converted element by element. Checked on every element: NaN exactly for the codes the
 // format calls NaN, the sign of every other value from the code's sign bit, and for the
-// small float kinds, strictly increasing values along increasing positive codes.
+// small float kinds, strictly increasing values along increasing positive codes. The data
+// scan's counts (fed in two pieces split at a point byte 0 also picks) must equal what the
+// converted values say: NaN, +inf, -inf and "some value is not zero".
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -10,6 +12,7 @@
 
 #include "dtype.h"
 #include "float32_convert.h"
+#include "value_scan.h"
 
 namespace {
 
@@ -40,6 +43,33 @@ float convert_one(Dtype d, std::uint32_t code) {
   return out;
 }
 
+// The scanner against the converted values (F64 against its own doubles: float32 rounding
+// would turn large finite values into infinities).
+void check_scan(Dtype dtype, const std::vector<std::uint8_t>& in, const std::vector<float>& out, std::size_t split) {
+  safetensors::ValueScanner scanner(dtype);
+  scanner.feed(in.data(), split);
+  scanner.feed(in.data() + split, in.size() - split);
+  const safetensors::ValueCounts& got = scanner.counts();
+  std::uint64_t nan = 0, pos = 0, neg = 0;
+  bool nonzero = false;
+  auto count = [&](double v) {
+    nan += std::isnan(v);
+    pos += v == INFINITY;
+    neg += v == -INFINITY;
+    nonzero |= !(v == 0);
+  };
+  if (dtype == Dtype::F64) {
+    for (std::size_t i = 0; i + 8 <= in.size(); i += 8) {
+      double v;
+      std::memcpy(&v, in.data() + i, 8);
+      count(v);
+    }
+  } else {
+    for (float v : out) count(v);
+  }
+  if (got.nan != nan || got.pos_inf != pos || got.neg_inf != neg || got.nonzero != nonzero) __builtin_trap();
+}
+
 constexpr Dtype kSmallFloats[] = {Dtype::F16, Dtype::BF16, Dtype::F8_E5M2, Dtype::F8_E4M3,
                                   Dtype::F8_E4M3FNUZ, Dtype::F8_E5M2FNUZ, Dtype::F8_E8M0};
 
@@ -57,6 +87,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const bool converted = safetensors::convert_to_f32(dtype, in.data(), out.data(), count);
   if (converted != safetensors::has_f32_form(dtype)) __builtin_trap();
   if (!converted) return 0;
+  // The scanner sees only whole elements' bytes, as the data section holds.
+  std::vector<std::uint8_t> whole(in.begin(), in.begin() + static_cast<std::ptrdiff_t>(count * bits / 8));
+  check_scan(dtype, whole, out, whole.size() * (data[0] / safetensors::kDtypeCount) / 12);
 
   for (const Dtype small : kSmallFloats) {
     if (small != dtype) continue;
