@@ -14,8 +14,6 @@ namespace {
 
 v128_t splat(std::uint32_t v) { return wasm_i32x4_splat(static_cast<int>(v)); }
 
-// Float32 bits of four codes of format F held in 32-bit lanes; the same results,
-// bit for bit, as minifloat_to_f32_bits<F>.
 // All ones in lanes where `value` (as a signed 32-bit number) is negative. Written as a
 // shift rather than a comparison so that LLVM keeps it in 32-bit lanes: comparisons it
 // narrows to 16 bits come back as shuffles that V8 runs slowly (measured: 2x on F16).

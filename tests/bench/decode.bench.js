@@ -6,29 +6,11 @@ import { openAsBlob } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { openSafetensors } from '../../web/index.js';
 import { f16LookupTable, singleTensorFile } from './decode_data.js';
+import { ROUNDS, WARMUP, runAlternating } from './timing.js';
 
 const COUNT = 16 << 20;
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
-const WARMUP = 3;
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-async function runAlternating(variants) {
-  const times = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
-  for (let round = 0; round < WARMUP + ROUNDS; round++) {
-    for (const [name, fn] of Object.entries(variants)) {
-      const start = performance.now();
-      const result = await fn();
-      const ms = performance.now() - start;
-      if (result === undefined) throw new Error(`${name} returned nothing`);
-      if (round >= WARMUP) times[name].push(ms);
-    }
-  }
-  return Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]));
-}
 
 function table(title, medians, baseline, extra = () => '') {
   console.log(`\n### ${title}\n`);

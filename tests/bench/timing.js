@@ -1,0 +1,23 @@
+// Timing helpers shared by the Node benchmarks: variants run in alternating rounds in
+// one process (the machine is shared and noisy, so only ratios within a run mean much).
+import { performance } from 'node:perf_hooks';
+
+export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
+export const WARMUP = 3;
+
+export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** Runs each async variant once per round, WARMUP + ROUNDS rounds; returns median ms per variant. */
+export async function runAlternating(variants) {
+  const times = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
+  for (let round = 0; round < WARMUP + ROUNDS; round++) {
+    for (const [name, fn] of Object.entries(variants)) {
+      const start = performance.now();
+      const result = await fn();
+      const ms = performance.now() - start;
+      if (result === undefined) throw new Error(`${name} returned nothing`);
+      if (round >= WARMUP) times[name].push(ms);
+    }
+  }
+  return Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]));
+}
