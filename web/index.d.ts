@@ -37,9 +37,16 @@ export interface FileHandleLike {
 /** What `openSafetensors` and `validateSafetensors` read from. */
 export type SafetensorsSource = Blob | ArrayBuffer | ArrayBufferView | FileHandleLike | ByteReader;
 
+/** The codes of our findings (README, "Findings"); a reference error kind is the other kind of code. */
+export type FindingCode =
+  | 'DuplicateTensorName' | 'DuplicateMetadataKey' | 'ArrayTensorEntry' | 'MapDtype' | 'UnknownTensorField'
+  | 'HeaderNotPadded' | 'MisalignedTensor' | 'HugeTensor' | 'EmptyTensor' | 'ManyScalarTensors'
+  | 'UnlabeledIntegerWeights' | 'UnknownMetadataKey' | 'UnusualFormat' | 'LargeMetadataValue'
+  | 'LeadingWhitespace' | 'OversizedHeader' | 'NonFiniteValues' | 'AllZeroTensor';
+
 export interface Finding {
   /** Stable identifier: a reference error kind or one of ours, e.g. "DuplicateTensorName". */
-  code: string;
+  code: ReferenceErrorKind | FindingCode | (string & {});
   severity: 'error' | 'warning' | 'info';
   /** A sentence saying what it means and what to do. */
   message: string;
@@ -125,10 +132,38 @@ export interface ValidationReport {
   findings: Finding[];
   /** Tensors in the header (0 when the header could not be read). */
   tensors: number;
+  /** Only with `scanData: true`: the counts per tensor, or null when the file is not loadable. */
+  dataScan?: DataScan | null;
+}
+
+/** What the data scan found in one tensor. */
+export interface TensorScan {
+  name: string;
+  dtype: Dtype;
+  /** NaN values (C64: per component); 0 for integer, BOOL and F6 kinds. */
+  nan: number;
+  posInf: number;
+  negInf: number;
+  /** Every value is ±0 (false for empty tensors; NaN and infinities are not zero). */
+  allZero: boolean;
+}
+
+export interface DataScan {
+  /** Bytes of tensor data read. */
+  bytes: number;
+  /** One entry per tensor, in data order. */
+  tensors: TensorScan[];
 }
 
 export interface ReadOptions {
   signal?: AbortSignal;
+}
+
+export interface ValidateOptions extends ReadOptions {
+  /** Also read every tensor once, counting NaN, infinities and all-zero tensors. */
+  scanData?: boolean;
+  /** With scanData: called after each chunk with data bytes read so far and the total. */
+  onProgress?: (bytesDone: number, bytesTotal: number) => void;
 }
 
 export interface InitOptions {
@@ -145,15 +180,20 @@ export function initSafetensors(options?: InitOptions): Promise<unknown>;
 export function openSafetensors(source: ByteReader, options?: ReadOptions): Promise<SafetensorsFile>;
 export function openSafetensors(source: SafetensorsSource, options?: ReadOptions): Promise<SafetensorsFile>;
 
-/** The reference verdict and findings; never throws for a bad file. */
-export function validateSafetensors(source: ByteReader, options?: ReadOptions): Promise<ValidationReport>;
-export function validateSafetensors(source: SafetensorsSource, options?: ReadOptions): Promise<ValidationReport>;
+/** The reference verdict and findings; never throws for a bad file. With scanData, also the data scan. */
+export function validateSafetensors(source: SafetensorsSource, options: ValidateOptions & { scanData: true }): Promise<ValidationReport & { dataScan: DataScan | null }>;
+export function validateSafetensors(source: ByteReader, options?: ValidateOptions): Promise<ValidationReport>;
+export function validateSafetensors(source: SafetensorsSource, options?: ValidateOptions): Promise<ValidationReport>;
 
 export class SafetensorsError extends Error {
   constructor(code: string, message: string, details?: { tensor?: string; findings?: Finding[]; cause?: unknown });
   readonly name: 'SafetensorsError';
-  /** A reference error kind for rejected files; "ReadError" when reading the source failed; getTensor's own codes. */
-  readonly code: ReferenceErrorKind | 'ReadError' | 'TensorNotFound' | 'TensorTooLarge' | 'UnsupportedConversion' | (string & {});
+  /**
+   * A reference error kind for rejected files; "ReadError" when reading the source failed; getTensor's
+   * own codes; "OutOfMemory" (no memory to parse a hostile header) and "InternalError" (the wasm trapped).
+   */
+  readonly code: ReferenceErrorKind | 'ReadError' | 'TensorNotFound' | 'TensorTooLarge' | 'UnsupportedConversion'
+    | 'OutOfMemory' | 'InternalError' | (string & {});
   readonly tensor?: string;
   readonly findings: Finding[];
 }

@@ -6,6 +6,7 @@ import {
   openSafetensors,
   validateSafetensors,
   SafetensorsError,
+  type DataScan,
   type Finding,
   type SafetensorsFile,
   type TensorArray,
@@ -41,6 +42,18 @@ export async function usage(file: Blob): Promise<number> {
   // @ts-expect-error severities are a closed set
   const bad: Finding = { code: 'x', severity: 'fatal', message: '' };
   return params + begin + end + (exact?.length ?? 0) + (lr?.length ?? 0) + kinds.length + warnings.length + bad.message.length;
+}
+
+export async function scanning(file: Blob): Promise<number> {
+  const report = await validateSafetensors(file, { scanData: true, onProgress: (done, total) => console.log(done / total) });
+  const scan: DataScan | null = report.dataScan;
+  const bad = scan?.tensors.filter((t) => t.nan + t.posInf + t.negInf > 0 || t.allZero) ?? [];
+  const plain = await validateSafetensors(file);
+  // @ts-expect-error without scanData, dataScan may be absent
+  const absent: DataScan | null = plain.dataScan;
+  // @ts-expect-error scanData is a boolean
+  await validateSafetensors(file, { scanData: 'yes' });
+  return bad.length + (absent?.bytes ?? 0);
 }
 
 export async function decoding(st: SafetensorsFile): Promise<number> {
