@@ -16,18 +16,23 @@ void add(std::vector<Finding>& out, const char* code, Severity severity, std::st
 
 void add_header_findings(const ParsedHeader& header, const DuplicateCounts& duplicates,
                          std::vector<Finding>& out) {
-  for (std::size_t i = 0; i < duplicates.tensor_names.size(); ++i) {
-    const std::string& name = duplicates.tensor_names[i];
+  // One finding per code, naming the first case: a hostile header may repeat every name.
+  if (!duplicates.tensor_names.empty()) {
+    const std::string& name = duplicates.tensor_names[0];
+    const std::size_t n = duplicates.tensor_names.size();
+    const std::string first = quote_name(name) + " appears " + std::to_string(duplicates.tensor_name_repeats[0]) + " times";
     add(out, "DuplicateTensorName", Severity::Warning,
-        "tensor name " + quote_name(name) + " appears " + std::to_string(duplicates.tensor_name_repeats[i]) +
-            " times in the header; the reference loader keeps the last entry and ignores the others, "
+        (n == 1 ? "tensor name " + first : group_digits(n) + " tensor names appear more than once (first: " + first + ")") +
+            " in the header; the reference loader keeps the last entry and ignores the others, "
             "other readers may not. The format forbids duplicate names: re-export the file",
         &name);
   }
-  for (const std::string& key : duplicates.metadata_keys) {
+  if (!duplicates.metadata_keys.empty()) {
+    const std::size_t n = duplicates.metadata_keys.size();
     add(out, "DuplicateMetadataKey", Severity::Warning,
-        "metadata key " + quote_name(key) +
-            " appears more than once in __metadata__; the reference loader keeps the last value, "
+        (n == 1 ? "metadata key " : group_digits(n) + " metadata keys (first: ") + quote_name(duplicates.metadata_keys[0]) +
+            (n == 1 ? " appears" : ") appear") +
+            " more than once in __metadata__; the reference loader keeps the last value, "
             "other readers may keep the first");
   }
   std::uint32_t arrays = 0, dtype_maps = 0, unknown = 0;

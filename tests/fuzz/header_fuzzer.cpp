@@ -35,6 +35,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } else if (report.findings.empty() || report.findings[0].severity != safetensors::Severity::Error) {
     __builtin_trap();
   }
+  // Exactly one error finding, first, when rejected; none otherwise. Findings are
+  // aggregated per code, so their number and sizes stay small whatever the header.
+  for (std::size_t i = 1; i < report.findings.size(); ++i) {
+    if (report.findings[i].severity == safetensors::Severity::Error) __builtin_trap();
+  }
+  if (report.findings.size() > 32) __builtin_trap();
+  for (const auto& f : report.findings) {
+    if (f.message.size() > 2000 || f.code.empty()) __builtin_trap();
+  }
   std::vector<std::uint8_t> table;
   safetensors::encode_header_table(report, table);
   return 0;

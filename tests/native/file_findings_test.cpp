@@ -42,7 +42,8 @@ std::string metadata_file(const std::string& members) { return padded_file("{\"_
 TEST(LayoutFindings, AnUnpaddedHeaderIsInfoOnlyWhenThereIsData) {
   const std::string header = "{" + entry("a", "U8", "[2]", 0, 2) + "}";
   ASSERT_NE((8 + header.size()) % 8, 0u);
-  const Finding* f = find(loadable(make_file(header, 2)), "HeaderNotPadded");
+  const Report r = loadable(make_file(header, 2));
+  const Finding* f = find(r, "HeaderNotPadded");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->severity, Severity::Info);
   EXPECT_NE(f->message.find("byte " + std::to_string(8 + header.size())), std::string::npos) << f->message;
@@ -113,7 +114,8 @@ TEST(LayoutFindings, LayoutFindingsWaitForAValidLayout) {
 }
 
 TEST(SpacingFindings, LeadingWhitespaceAndOversizedPadding) {
-  const Finding* lead = find(loadable(make_file(" \t\n{}")), "LeadingWhitespace");
+  const Report spaced = loadable(make_file(" \t\n{}"));
+  const Finding* lead = find(spaced, "LeadingWhitespace");
   ASSERT_NE(lead, nullptr);
   EXPECT_NE(lead->message.find("3 bytes"), std::string::npos) << lead->message;
   EXPECT_EQ(find(loadable(make_file("{}" + std::string(kOversizedPadding, ' '))), "OversizedHeader"), nullptr);
@@ -140,7 +142,8 @@ TEST(MetadataFindings, FormatValuesOtherThanTheKnownFiveWarn) {
   for (const char* ok : {"pt", "tf", "flax", "mlx", "np"}) {
     EXPECT_EQ(find(loadable(metadata_file(std::string(R"("format":")") + ok + "\"")), "UnusualFormat"), nullptr) << ok;
   }
-  const Finding* f = find(loadable(metadata_file(R"("format":"pytorch")")), "UnusualFormat");
+  const Report r = loadable(metadata_file(R"("format":"pytorch")"));
+  const Finding* f = find(r, "UnusualFormat");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->severity, Severity::Warning);
   EXPECT_NE(f->message.find("'pytorch'"), std::string::npos) << f->message;
@@ -172,7 +175,8 @@ std::string integer_weight_file(const std::string& dtype, const std::string& nam
 TEST(MetadataFindings, IntegerWeightsWithoutQuantizationHintsWarn) {
   for (const char* dtype : {"U8", "I8"}) {
     for (const char* name : {"layer.0.weight", "proj.bias", "weight"}) {
-      const Finding* f = find(loadable(integer_weight_file(dtype, name)), "UnlabeledIntegerWeights");
+      const Report r = loadable(integer_weight_file(dtype, name));
+      const Finding* f = find(r, "UnlabeledIntegerWeights");
       ASSERT_NE(f, nullptr) << dtype << " " << name;
       EXPECT_EQ(f->severity, Severity::Warning);
       EXPECT_EQ(f->tensor, name);

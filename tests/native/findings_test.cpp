@@ -47,6 +47,25 @@ TEST(Findings, DuplicateMetadataKeyIsAWarning) {
   EXPECT_EQ(count, 1u);
 }
 
+TEST(Findings, ManyDuplicatesGiveOneFindingPerCode) {
+  std::string header = "{\"__metadata__\":{";
+  for (int i = 0; i < 500; ++i) header += (i ? "," : "") + std::string("\"k") + std::to_string(i) + "\":\"1\",\"k" + std::to_string(i) + "\":\"2\"";
+  header += "}";
+  for (int i = 0; i < 500; ++i) header += "," + entry("t" + std::to_string(i), "U8", "[0]", 0, 0) + "," + entry("t" + std::to_string(i), "U8", "[0]", 0, 0);
+  const Report r = analyze(make_file(header + "}"));
+  EXPECT_EQ(r.error, ReferenceError::None);
+  std::size_t names = 0, keys = 0;
+  for (const Finding& f : r.findings) {
+    names += f.code == "DuplicateTensorName";
+    keys += f.code == "DuplicateMetadataKey";
+  }
+  EXPECT_EQ(names, 1u);
+  EXPECT_EQ(keys, 1u);
+  EXPECT_NE(find(r, "DuplicateTensorName")->message.find("500 tensor names appear more than once (first: 't0' appears 2 times)"), std::string::npos)
+      << find(r, "DuplicateTensorName")->message;
+  EXPECT_NE(find(r, "DuplicateMetadataKey")->message.find("500 metadata keys (first: 'k0')"), std::string::npos);
+}
+
 TEST(Findings, TolerantEncodingsAreReported) {
   const Report r = analyze(make_file(R"({"a":["U8",[1],[0,1]],"b":{"dtype":{"U8":null},"shape":[1],"data_offsets":[1,2],"extra":1}})", 2));
   EXPECT_EQ(r.error, ReferenceError::None);
