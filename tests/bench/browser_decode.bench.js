@@ -1,5 +1,5 @@
-// make bench (decode part, Chromium): a 16M-value F16 file picked through <input type=file>
-// (a disk-backed File, as users have), decoded in the page several ways; prints Markdown.
+// make bench (decode and scan, Chromium): a 16M-value F16 file picked through <input type=file>
+// (a disk-backed File, as users have), decoded and scanned in the page several ways; prints Markdown.
 import { chromium } from 'playwright-core';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -39,6 +39,16 @@ try {
   console.log(`\ngetTensor is ${(medians[baseline] / medians[ours]).toFixed(2)}x as fast as the plain JS way; its throughput is ${(readRate / medians[ours]).toFixed(2)}x the raw stream read rate (aim >= 0.9x), ${(readRate / medians[reused]).toFixed(2)}x when filling a reused array.`);
   const f16 = Object.keys(medians).find((k) => k.startsWith('native Float16Array'));
   if (f16) console.log(`Against native Float16Array: ${(medians[f16] / medians[ours]).toFixed(2)}x as fast.`);
+
+  const scan = await page.evaluate(([r, w]) => window.runScanBench(r, w), [ROUNDS, WARMUP]);
+  const plainScan = 'plain JS: slice().arrayBuffer() + Uint16Array loop';
+  const ourScan = 'validateSafetensors(file, { scanData: true })';
+  console.log('\n### Data scan of the same file (Chromium)\n');
+  console.log('| variant | median ms | time vs plain JS | MB/s of F16 input |\n|---|---:|---:|---:|');
+  for (const [name, ms] of Object.entries(scan.medians)) {
+    console.log(`| ${name} | ${ms.toFixed(1)} | ${(ms / scan.medians[plainScan]).toFixed(2)}x | ${(scan.bytes / 1e6 / (ms / 1000)).toFixed(0)} |`);
+  }
+  console.log(`\nThe scan is ${(scan.medians[plainScan] / scan.medians[ourScan]).toFixed(2)}x as fast as plain JS, at ${(scan.medians['read only: slice().stream()'] / scan.medians[ourScan]).toFixed(2)}x the raw stream read rate.`);
 } finally {
   await browser.close();
   server.close();

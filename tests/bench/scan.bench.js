@@ -10,29 +10,9 @@ import { validateSafetensors } from '../../web/index.js';
 import { writeSafetensors } from '../js/write_safetensors.js';
 import { weightCodes } from './decode_data.js';
 import { ROUNDS, WARMUP, runAlternating } from './timing.js';
+import { plainScan16 } from './plain_scan.js';
 
 const COUNT = 32 << 20;
-const EXPONENT_MASK = { F16: 0x7c00, BF16: 0x7f80 };
-
-// The fastest plain JS we know: one pass over the codes with integer tests.
-function jsScan(codes, dtype) {
-  const exp = EXPONENT_MASK[dtype];
-  let nan = 0;
-  let posInf = 0;
-  let negInf = 0;
-  let any = 0;
-  for (let i = 0; i < codes.length; i++) {
-    const c = codes[i];
-    const mag = c & 0x7fff;
-    any |= mag;
-    if (mag >= exp) {
-      if (mag > exp) nan++;
-      else if (c === exp) posInf++;
-      else negInf++;
-    }
-  }
-  return { nan, posInf, negInf, allZero: any === 0 };
-}
 
 function table(title, medians, baseline, bytes) {
   console.log(`\n### ${title}\n`);
@@ -57,10 +37,10 @@ try {
 
   const plainFromBlob = async () => {
     const out = [];
-    for (const [dtype, begin, end] of ranges) out.push({ dtype, ...jsScan(new Uint16Array(await blob.slice(begin, end).arrayBuffer()), dtype) });
+    for (const [dtype, begin, end] of ranges) out.push({ dtype, ...plainScan16(new Uint16Array(await blob.slice(begin, end).arrayBuffer()), dtype) });
     return out;
   };
-  const plainFromMemory = async () => ranges.map(([dtype, begin, end]) => ({ dtype, ...jsScan(new Uint16Array(file.buffer, begin, (end - begin) / 2), dtype) }));
+  const plainFromMemory = async () => ranges.map(([dtype, begin, end]) => ({ dtype, ...plainScan16(new Uint16Array(file.buffer, begin, (end - begin) / 2), dtype) }));
   for (const plain of [await plainFromBlob(), await plainFromMemory()]) {
     for (const [i, r] of plain.entries()) {
       const ours = report.dataScan.tensors[i];

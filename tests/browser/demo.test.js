@@ -124,4 +124,21 @@ describe('demo page in Chromium', () => {
     expect(errors).toEqual([]);
     await page.close();
   });
+
+  test('a picked file changed on disk afterwards: preview and scan report a ReadError, the page stays usable', async () => {
+    const path = join(dir, 'changing.safetensors');
+    const data = new Uint8Array(new Float32Array(4096).fill(1).buffer);
+    await writeFile(path, writeSafetensors([{ name: 'w', dtype: 'F32', shape: [4096], data }]));
+    const { page, errors } = await openDemo();
+    expect((await pick(page, path)).verdict).toBe('loadable');
+    await writeFile(path, new Uint8Array(100)); // truncated after it was picked
+    await page.click('[data-testid=tensor-table] tbody tr[data-name="w"]');
+    await page.waitForFunction(() => document.body.dataset.state === 'done');
+    expect(await page.textContent('[data-testid=preview]')).toMatch(/^w: ReadError: /);
+    await page.click('[data-testid=scan-button]');
+    await page.waitForFunction(() => document.body.dataset.state === 'done');
+    expect(await page.textContent('[data-testid=scan-status]')).toMatch(/^Scan failed: /);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });

@@ -1,6 +1,7 @@
 // Runs inside Chromium (driven by tests/bench/browser_decode.bench.js): decodes the F16
 // tensor "w" of the picked file in several ways, alternating, and returns the timings.
-import { openSafetensors } from '../../../web/index.js';
+import { openSafetensors, validateSafetensors } from '../../../web/index.js';
+import { plainScan16 } from '../plain_scan.js';
 
 function f16LookupTable() {
   const table = new Float32Array(65536);
@@ -84,5 +85,35 @@ window.runBench = async (rounds, warmup) => {
     }
   }
   return { bytes: end - begin, userAgent: navigator.userAgent, medians: Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)])) };
+};
+// The data scan of the same file: validateSafetensors with scanData against plain JS.
+window.runScanBench = async (rounds, warmup) => {
+  const file = document.querySelector('input').files[0];
+  const st = await openSafetensors(file);
+  const [begin, end] = st.tensors[0].dataOffsets.map((o) => o + st.dataStart);
+  const plain = async () => plainScan16(new Uint16Array(await file.slice(begin, end).arrayBuffer()), 'F16');
+  const ours = (await validateSafetensors(file, { scanData: true })).dataScan.tensors[0];
+  const check = await plain();
+  for (const key of ['nan', 'posInf', 'negInf', 'allZero']) {
+    if (ours[key] !== check[key]) throw new Error(`scan results differ in ${key}`);
+  }
+  const variants = {
+    'validateSafetensors(file, { scanData: true })': () => validateSafetensors(file, { scanData: true }),
+    'plain JS: slice().arrayBuffer() + Uint16Array loop': plain,
+    'read only: slice().stream()': async () => {
+      let n = 0;
+      for await (const chunk of file.slice(begin, end).stream()) n += chunk.byteLength;
+      return n;
+    },
+  };
+  const times = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
+  for (let round = 0; round < warmup + rounds; round++) {
+    for (const [name, fn] of Object.entries(variants)) {
+      const start = performance.now();
+      await fn();
+      if (round >= warmup) times[name].push(performance.now() - start);
+    }
+  }
+  return { bytes: end - begin, medians: Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)])) };
 };
 document.body.dataset.ready = '1';
