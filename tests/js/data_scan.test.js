@@ -106,8 +106,8 @@ describe('data scan', () => {
     await expect(validateSafetensors(file, { scanData: 'yes' })).rejects.toThrow(TypeError);
   });
 
-  test('a 600 MB file is scanned in bounded reads, at most two in flight', async () => {
-    const size = 600 * 2 ** 20;
+  test('a 4.5 GiB file is scanned in bounded reads, at most two in flight, past 2^32', async () => {
+    const size = 4.5 * 2 ** 30;
     const header = `{"a":{"dtype":"F32","shape":[${size / 8}],"data_offsets":[0,${size / 2}]},"b":{"dtype":"BF16","shape":[${size / 4}],"data_offsets":[${size / 2},${size}]}}`;
     const prefix = rawFile(header);
     let inFlight = 0;
@@ -123,11 +123,15 @@ describe('data scan', () => {
         inFlight--;
         const out = new Uint8Array(length);
         if (offset < prefix.byteLength) out.set(prefix.subarray(offset, offset + length));
+        // One BF16 NaN (0x7FC0) in tensor b, past 2^32: the scan must find it exactly there.
+        for (const [at, byte] of [[nanAt, 0xc0], [nanAt + 1, 0x7f]]) if (at >= offset && at < offset + length) out[at - offset] = byte;
         return out;
       },
     };
+    const nanAt = prefix.byteLength + 2 ** 32 + 10;
     const report = await validateSafetensors(source, { scanData: true });
-    expect(report.dataScan.tensors.map((t) => t.allZero)).toEqual([true, true]);
+    expect(report.dataScan.tensors.map((t) => [t.allZero, t.nan])).toEqual([[true, 0], [false, 1]]);
+    expect(report.dataScan.bytes).toBe(size);
     expect(maxRead).toBeLessThanOrEqual(READ_CHUNK_BYTES);
     expect(maxInFlight).toBeLessThanOrEqual(2);
   });
