@@ -1,7 +1,7 @@
 // Loads the wasm module once and runs the core's header analysis on a byte source.
 import createSafetensorsCore from './wasm/safetensors_core.js';
 import { decodeHeaderTable } from './header_table.js';
-import { SafetensorsError, throwIfAborted } from './errors.js';
+import { SafetensorsError, throwIfAborted, untilAborted } from './errors.js';
 
 // Written out so that bundlers see and copy the .wasm (new URL + import.meta.url).
 const WASM_URL = new URL('./wasm/safetensors_core.wasm', import.meta.url);
@@ -89,12 +89,12 @@ export async function analyzeByteSource(source, signal) {
   throwIfAborted(signal);
   const { size } = source;
   const fileSize = BigInt(size);
-  const prefix = size > 0 ? await source.read(0, Math.min(LENGTH_PREFIX, size)) : new Uint8Array(0);
+  const prefix = size > 0 ? await untilAborted(source.read(0, Math.min(LENGTH_PREFIX, size)), signal) : new Uint8Array(0);
   throwIfAborted(signal);
   const needed = withHeapCopy(core, [prefix], (ptr, len) => core._headerBytesNeeded(ptr, len, fileSize));
   const parts = [prefix];
   if (needed > prefix.byteLength) {
-    parts.push(await source.read(LENGTH_PREFIX, needed - LENGTH_PREFIX));
+    parts.push(await untilAborted(source.read(LENGTH_PREFIX, needed - LENGTH_PREFIX), signal));
     throwIfAborted(signal);
   }
   // The view is on the wasm heap: copy it (slice) before anything else runs.

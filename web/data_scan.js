@@ -1,7 +1,7 @@
 // The optional data scan of validateSafetensors: streams the data section once, in
 // file order, feeding each tensor's bytes to the core's scanner through a bounded
 // heap buffer, and turns the counts into findings.
-import { throwIfAborted } from './errors.js';
+import { chunksUntilAborted, throwIfAborted } from './errors.js';
 
 /** Bytes copied into the wasm heap per scanner call. */
 export const SCAN_SCRATCH_BYTES = 1 << 20;
@@ -96,7 +96,7 @@ export async function scanData(core, source, report, { signal, onProgress } = {}
   let done = 0;
   try {
     if (total > 0) {
-      for await (const chunk of source.chunks(dataStart, total)) {
+      for await (const chunk of chunksUntilAborted(source.chunks(dataStart, total), signal)) {
         throwIfAborted(signal);
         walker.push(chunk);
         done += chunk.byteLength;

@@ -93,7 +93,7 @@ export interface GetTensorOptions<As extends 'native' | 'float32' | 'raw' = 'nat
   as?: As;
   /** [start, end): only these indices of the first dimension; only their bytes are read. */
   rows?: [number, number];
-  /** Aborts between chunks; the promise rejects with the signal's reason (an AbortError). */
+  /** Aborts at once, even while a read is pending; the promise rejects with the signal's reason (an AbortError). */
   signal?: AbortSignal;
   /** Called after each chunk with bytes read so far and the total; the last call has done === total. */
   onProgress?: (bytesDone: number, bytesTotal: number) => void;

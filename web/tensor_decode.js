@@ -1,6 +1,6 @@
 // Streams one tensor's bytes into its typed array. Chunks that need converting pass
 // through a bounded scratch area in the wasm heap; the result is built in JS memory.
-import { SafetensorsError, throwIfAborted } from './errors.js';
+import { SafetensorsError, chunksUntilAborted, throwIfAborted } from './errors.js';
 
 /** Input bytes converted per wasm call; the heap scratch is this plus its float32 output. */
 export const SCRATCH_INPUT_BYTES = 1 << 20;
@@ -98,7 +98,7 @@ export async function decodeTensor(core, source, plan, tensor, dtypeIndex, optio
   let done = 0;
   try {
     if (total > 0) {
-      for await (const chunk of source.chunks(plan.offset, total)) {
+      for await (const chunk of chunksUntilAborted(source.chunks(plan.offset, total), signal)) {
         throwIfAborted(signal);
         if (converter) converter.push(chunk);
         else resultBytes.set(chunk, done);

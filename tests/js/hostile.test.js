@@ -237,6 +237,29 @@ class FailingBlob extends Blob {
 const settle = (promise, ms = 10_000) => Promise.race([promise.then(() => 'resolved', (e) => e),
   new Promise((resolve) => setTimeout(() => resolve('hung'), ms))]);
 
+describe('stalled reads', () => {
+  const file = writeSafetensors([{ name: 'w', dtype: 'F32', shape: [1 << 20], data: new Uint8Array(4 << 20) }]);
+  // Serves the first `good` bytes; any read past them never settles.
+  const stalling = (good) => ({
+    size: file.byteLength,
+    read: (offset, length) => (offset + length <= good ? Promise.resolve(file.slice(offset, offset + length)) : new Promise(() => {})),
+  });
+  const abortSoon = () => AbortSignal.timeout(50);
+
+  test('a header read that never settles: abort rejects at once', async () => {
+    const result = await settle(openSafetensors(stalling(8), { signal: abortSoon() }), 2000);
+    expect(result).toMatchObject({ name: 'TimeoutError' });
+  });
+
+  test('a tensor or scan read that never settles: abort rejects at once', async () => {
+    const dataStart = file.byteLength - (4 << 20);
+    const st = await openSafetensors(stalling(dataStart + (1 << 20)));
+    expect(await settle(st.getTensor('w', { signal: abortSoon() }), 2000)).toMatchObject({ name: 'TimeoutError' });
+    const scan = validateSafetensors(stalling(dataStart + (1 << 20)), { scanData: true, signal: abortSoon() });
+    expect(await settle(scan, 2000)).toMatchObject({ name: 'TimeoutError' });
+  });
+});
+
 describe('failing and changing files', () => {
   const data = new Uint8Array(1 << 20).fill(1);
   const file = writeSafetensors([{ name: 'w', dtype: 'F16', shape: [data.byteLength / 2], data }]);
