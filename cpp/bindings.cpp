@@ -54,23 +54,28 @@ void normalize_bool_chunk(std::uintptr_t in, std::uintptr_t out, std::size_t cou
   normalize_bool(reinterpret_cast<const std::uint8_t*>(in), reinterpret_cast<std::uint8_t*>(out), count);
 }
 
-// The data scan: one tensor at a time, fed in pieces from a heap scratch area.
-ValueScanner scanner;
+// The data scan of one file, one tensor at a time, fed from a heap scratch area. An object
+// per scan (JS deletes it), so that scans running at the same time keep their own state.
+class HeapScanner {
+ public:
+  void begin(int dtype) { scanner_ = ValueScanner(static_cast<Dtype>(dtype < 0 || dtype >= kDtypeCount ? 0 : dtype)); }
 
-void scan_begin(int dtype) { scanner = ValueScanner(static_cast<Dtype>(dtype < 0 || dtype >= kDtypeCount ? 0 : dtype)); }
+  void feed(std::uintptr_t ptr, std::size_t len) { scanner_.feed(reinterpret_cast<const std::uint8_t*>(ptr), len); }
 
-void scan_bytes(std::uintptr_t ptr, std::size_t len) { scanner.feed(reinterpret_cast<const std::uint8_t*>(ptr), len); }
+  // [nan, +inf, -inf, nonzero] of the current tensor, as a view JS reads at once.
+  emscripten::val counts() {
+    const ValueCounts& c = scanner_.counts();
+    out_[0] = static_cast<double>(c.nan);
+    out_[1] = static_cast<double>(c.pos_inf);
+    out_[2] = static_cast<double>(c.neg_inf);
+    out_[3] = c.nonzero ? 1 : 0;
+    return emscripten::val(emscripten::typed_memory_view(4, out_));
+  }
 
-// [nan, +inf, -inf, nonzero] of the tensor being scanned, as a view JS reads at once.
-emscripten::val scan_counts() {
-  static double out[4];
-  const ValueCounts& c = scanner.counts();
-  out[0] = static_cast<double>(c.nan);
-  out[1] = static_cast<double>(c.pos_inf);
-  out[2] = static_cast<double>(c.neg_inf);
-  out[3] = c.nonzero ? 1 : 0;
-  return emscripten::val(emscripten::typed_memory_view(4, out));
-}
+ private:
+  ValueScanner scanner_;
+  double out_[4] = {};
+};
 
 }  // namespace
 
@@ -80,7 +85,9 @@ EMSCRIPTEN_BINDINGS(safetensors_core) {
   emscripten::function("_inputPadding", &input_padding);
   emscripten::function("_convertToF32", &convert_chunk);
   emscripten::function("_normalizeBool", &normalize_bool_chunk);
-  emscripten::function("_scanBegin", &scan_begin);
-  emscripten::function("_scanBytes", &scan_bytes);
-  emscripten::function("_scanCounts", &scan_counts);
+  emscripten::class_<HeapScanner>("_HeapScanner")
+      .constructor<>()
+      .function("begin", &HeapScanner::begin)
+      .function("feed", &HeapScanner::feed)
+      .function("counts", &HeapScanner::counts);
 }

@@ -26,6 +26,7 @@ constexpr std::array<std::string_view, 10> kQuantWords = {"quant", "bitsandbytes
 // compressed-tensors weight_scale/weight_zero_point, GPTQ scales/qzeros).
 constexpr std::array<std::string_view, 5> kCompanionWords = {"scale", "zero_point", "absmax", "scb", "quant"};
 constexpr std::size_t kListedKeys = 5;
+constexpr std::size_t kHintSearchBytes = 1 << 20;
 
 bool known_key(std::string_view key) {
   if (std::find(kKnownKeys.begin(), kKnownKeys.end(), key) != kKnownKeys.end()) return true;
@@ -61,7 +62,7 @@ bool looks_like_image(std::string_view value) {
          head.find("/9j/") != std::string_view::npos;
 }
 
-// "module.weight" -> "module." ; "weight" -> "" ; other names -> nullopt-like false.
+// True for names like float weights: "module.weight" (prefix "module."), "bias" (prefix "").
 bool weight_prefix(std::string_view name, std::string_view& prefix) {
   for (std::string_view suffix : {std::string_view("weight"), std::string_view("bias")}) {
     if (!name.ends_with(suffix)) continue;
@@ -121,8 +122,10 @@ void add_integer_weight_findings(const Report& report, std::vector<Finding>& out
     if ((t.dtype == Dtype::U8 || t.dtype == Dtype::I8) && weight_prefix(t.name, prefix)) candidates.push_back(i);
   }
   if (candidates.empty()) return;
+  // A quantization config is small; the search stops at kHintSearchBytes of each value so a
+  // hostile 100 MB value costs a bounded scan.
   for (const auto& [key, value] : report.metadata) {
-    if (contains_any(key, kQuantWords) || contains_any(value, kQuantWords)) return;
+    if (contains_any(key, kQuantWords) || contains_any(std::string_view(value).substr(0, kHintSearchBytes), kQuantWords)) return;
   }
   // A weight "m.weight" is explained by another tensor of its module whose name says what
   // it is: "m.weight_scale", "m.SCB", "m.weight.absmax", "m.weight.quant_state.bitsandbytes__nf4".

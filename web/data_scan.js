@@ -48,6 +48,7 @@ class TensorWalker {
     this.left = 0; // bytes of the current tensor not yet fed
     this.ptr = core._malloc(SCAN_SCRATCH_BYTES);
     if (this.ptr === 0) throw new RangeError('could not allocate the scan buffer in the wasm heap');
+    this.scanner = new core._HeapScanner(); // this scan's own state: scans may run concurrently
     this.next();
   }
 
@@ -58,11 +59,11 @@ class TensorWalker {
     if (this.index >= this.tensors.length) return;
     const t = this.tensors[this.index];
     this.left = t.byteLength;
-    this.core._scanBegin(this.dtypes.indexOf(t.dtype));
+    this.scanner.begin(this.dtypes.indexOf(t.dtype));
   }
 
   finish() {
-    const [nan, posInf, negInf, nonzero] = this.core._scanCounts();
+    const [nan, posInf, negInf, nonzero] = this.scanner.counts();
     Object.assign(this.results[this.index], { nan, posInf, negInf, allZero: nonzero === 0 });
     this.next();
   }
@@ -72,7 +73,7 @@ class TensorWalker {
     for (let at = 0; at < chunk.byteLength;) {
       const n = Math.min(this.left, chunk.byteLength - at, SCAN_SCRATCH_BYTES);
       core.HEAPU8.set(chunk.subarray(at, at + n), this.ptr);
-      core._scanBytes(this.ptr, n);
+      this.scanner.feed(this.ptr, n);
       at += n;
       this.left -= n;
       if (this.left === 0) this.finish();
@@ -80,6 +81,7 @@ class TensorWalker {
   }
 
   free() {
+    this.scanner.delete();
     this.core._free(this.ptr);
   }
 }

@@ -66,6 +66,24 @@ describe('data scan', () => {
     expect(report.dataScan.bytes).toBe(file.byteLength - dataStart);
   });
 
+  test('scans running at the same time keep their own counts', async () => {
+    // Two sources whose reads interleave: each tensor spans several reads, elements split across them.
+    const interleaved = (bytes) => ({
+      size: bytes.byteLength,
+      read: async (offset, length) => {
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        return bytes.slice(offset, offset + length);
+      },
+    });
+    const big = (dtype, seed) => pseudoRandomBytes(3 * READ_CHUNK_BYTES + 6, seed);
+    const a = layoutFile([{ name: 'a', dtype: 'F16', shape: [(3 * READ_CHUNK_BYTES + 6) / 2], data: big('F16', 5), gap: 1 }]);
+    const b = layoutFile([{ name: 'b', dtype: 'BF16', shape: [(3 * READ_CHUNK_BYTES + 6) / 2], data: big('BF16', 6), gap: 3 }]);
+    const alone = [await validateSafetensors(a, { scanData: true }), await validateSafetensors(b, { scanData: true })];
+    const together = await Promise.all([validateSafetensors(interleaved(a), { scanData: true }), validateSafetensors(interleaved(b), { scanData: true })]);
+    expect(together.map((r) => r.dataScan)).toEqual(alone.map((r) => r.dataScan));
+    expect(alone[0].dataScan.tensors[1].nan).toBeGreaterThan(0);
+  });
+
   test('findings name the first tensor and give its counts', async () => {
     const f32 = new Float32Array([1, NaN, Infinity, -Infinity, -Infinity, 0]);
     const file = writeSafetensors([
