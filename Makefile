@@ -49,7 +49,7 @@ wasm: $(STAMP_DIR)/apt $(STAMP_DIR)/npm
 	$(EM_ENV) emcmake cmake -S . -B $(WASM_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) >/dev/null
 	$(EM_ENV) $(BUILD_TIMEOUT) cmake --build $(WASM_DIR) -j2
 
-$(SAMPLE): demo/make_sample.js $(STAMP_DIR)/npm
+$(SAMPLE): demo/make_sample.js tests/bench/decode_data.js tests/js/write_safetensors.js $(STAMP_DIR)/npm
 	node demo/make_sample.js $@
 
 build: native wasm $(SAMPLE)

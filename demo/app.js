@@ -64,6 +64,7 @@ function showTensors(tensors) {
     cell(row, `[${t.shape.join(', ')}]`);
     cell(row, `${t.dataOffsets[0]}–${t.dataOffsets[1]}`);
     cell(row, t.byteLength.toLocaleString('en'));
+    cell(row, '').dataset.testid = 'scan-cell';
   }
   const more = tensors.length > MAX_ROWS ? `Showing the first ${MAX_ROWS} of ${tensors.length.toLocaleString('en')} tensors. ` : '';
   $('tensor-note').textContent = `${more}Click a tensor to preview its first values.`;
@@ -97,6 +98,20 @@ async function preview(name) {
   document.body.dataset.state = 'done';
 }
 
+// Per tensor, what the scan found: "2 NaN, 1 −inf", "all zero" or "ok".
+function showScanResults(results) {
+  const byName = new Map(results.map((r) => [r.name, r]));
+  for (const row of $('tensors').tBodies[0].rows) {
+    const r = byName.get(row.dataset.name);
+    if (!r) continue;
+    const parts = [[r.nan, 'NaN'], [r.posInf, '+inf'], [r.negInf, '−inf']].filter(([n]) => n > 0).map(([n, what]) => `${n.toLocaleString('en')} ${what}`);
+    const text = parts.length > 0 ? parts.join(', ') : r.allZero ? 'all zero' : 'ok';
+    const td = row.cells[row.cells.length - 1];
+    td.textContent = text;
+    td.className = parts.length > 0 ? 'bad' : r.allZero ? 'zero' : '';
+  }
+}
+
 async function scan() {
   if (scanning) {
     scanning.abort();
@@ -117,6 +132,7 @@ async function scan() {
       onProgress: (done, total) => { bar.value = total === 0 ? 1 : done / total; },
     });
     showFindings(report.findings);
+    showScanResults(report.dataScan.tensors);
     const ms = performance.now() - started;
     const bad = report.dataScan.tensors.filter((r) => r.nan + r.posInf + r.negInf > 0).length;
     const zero = report.dataScan.tensors.filter((r) => r.allZero).length;

@@ -60,6 +60,12 @@ describe('demo page in Chromium', () => {
     expect(await page.textContent('[data-testid=verdict]')).toBe('loadable');
     expect(await page.textContent('[data-testid=metadata]')).toContain('ss_network_dim');
     expect(await page.$$eval('[data-testid=tensor-table] tbody tr', (rows) => rows.length)).toBe(16);
+    // A clean sample: no findings, and a scan finds nothing either.
+    expect(await page.textContent('[data-testid=findings]')).toBe('Nothing to report.');
+    await page.click('[data-testid=scan-button]');
+    await page.waitForFunction(() => document.body.dataset.state === 'done');
+    expect(await page.textContent('[data-testid=scan-status]')).toMatch(/: 0 tensor\(s\) with NaN or infinities, 0 all-zero\.$/);
+    expect(new Set(await page.$$eval('[data-testid=scan-cell]', (tds) => tds.map((td) => td.textContent)))).toEqual(new Set(['ok']));
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -100,6 +106,8 @@ describe('demo page in Chromium', () => {
       const after = await page.$$eval('[data-testid=findings] li', (items) => items.map((li) => li.dataset.code ?? ''));
       expect(after, c.code).toContain(c.code);
       expect(await page.textContent('[data-testid=scan-status]')).toMatch(/^Scanned 12 B in \d+ ms: [01] tensor\(s\) with NaN or infinities, [01] all-zero\.$/);
+      const cells = await page.$$eval('[data-testid=scan-cell]', (tds) => tds.map((td) => td.textContent));
+      expect(cells).toEqual([c.code === 'NonFiniteValues' ? '1 NaN, 1 −inf' : 'all zero']);
     }
     expect(errors).toEqual([]);
     await page.close();
