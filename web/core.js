@@ -60,6 +60,15 @@ function guarded(fn, headerBytes) {
   }
 }
 
+/** A heap grown past this by a huge header is let go (WebAssembly memory never shrinks). */
+export const SWOLLEN_HEAP_BYTES = 256 * 2 ** 20;
+
+// After a huge (likely hostile) header the heap stays at its peak for the page's life;
+// dropping the module lets it be collected, and the next call loads a fresh, small one.
+function releaseIfSwollen(core) {
+  if (core.HEAPU8.buffer.byteLength > SWOLLEN_HEAP_BYTES && corePromise !== null) corePromise = null;
+}
+
 // Copies `parts` (Uint8Arrays, in order) into the wasm heap with the padding
 // simdjson reads past the end, runs `fn(ptr, length)` and frees the copy.
 function withHeapCopy(core, parts, fn) {
@@ -99,6 +108,7 @@ export async function analyzeByteSource(source, signal) {
   }
   // The view is on the wasm heap: copy it (slice) before anything else runs.
   const table = guarded(() => withHeapCopy(core, parts, (ptr, len) => core._analyzeHeader(ptr, len, fileSize)?.slice()), needed);
+  releaseIfSwollen(core);
   if (table === undefined || table === null) throw outOfMemory(needed);
   return decodeHeaderTable(table);
 }
