@@ -1,6 +1,6 @@
 // One crafted file per finding code, written to a folder: shared by the CLI test
-// (validate --json) and the demo test (the findings list) so that every finding is
-// shown to work end to end on a real file.
+// (validate --json), the demo test (the findings list) and the fuzzers' seeds, so that
+// every finding is shown to work end to end on a real file.
 import { open, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeSafetensors } from './write_safetensors.js';
@@ -46,11 +46,12 @@ function cases() {
 
 /**
  * Writes every case to `dir` and returns [{ code, path, scan, loadable }].
- * The HugeTensor file is sparse: 2 GiB of holes after its header.
+ * The HugeTensor file is sparse: 2 GiB of holes after its header; `{ sparse: false }` leaves it out.
  */
-export async function writeFindingFiles(dir) {
+export async function writeFindingFiles(dir, { sparse = true } = {}) {
   const out = [];
   for (const [code, c] of Object.entries(cases())) {
+    if (!sparse && !(c.file instanceof Uint8Array)) continue;
     const path = join(dir, `${code}.safetensors`);
     if (c.file instanceof Uint8Array) {
       await writeFile(path, c.file);
@@ -63,4 +64,9 @@ export async function writeFindingFiles(dir) {
     out.push({ code, path, scan: c.scan === true, loadable: c.loadable !== false });
   }
   return out;
+}
+
+// `node tests/js/finding_files.js DIR` writes the non-sparse cases (the fuzzers' seeds).
+if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
+  await writeFindingFiles(process.argv[2], { sparse: false });
 }
