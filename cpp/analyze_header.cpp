@@ -76,15 +76,26 @@ std::string size_message(std::uint64_t expected, std::uint64_t file_size) {
          " missing at the end; it is truncated (an interrupted download or copy?)";
 }
 
-// True when some tensor name appears twice. Sorting (hash, index) pairs is much
-// cheaper than a node-based hash map for the usual case of no duplicates.
+// True when some tensor name appears twice. An open-addressing table of (hash, index)
+// in one flat allocation: no node per name, unlike a hash map, and O(n), unlike a sort.
 bool has_duplicate_names(const std::vector<TensorEntry>& tensors) {
-  std::vector<std::pair<std::size_t, std::size_t>> hashes(tensors.size());
-  for (std::size_t i = 0; i < tensors.size(); ++i) hashes[i] = {std::hash<std::string_view>{}(tensors[i].name), i};
-  std::sort(hashes.begin(), hashes.end());
-  for (std::size_t i = 1; i < hashes.size(); ++i) {
-    for (std::size_t j = i; j > 0 && hashes[j - 1].first == hashes[i].first; --j) {
-      if (tensors[hashes[j - 1].second].name == tensors[hashes[i].second].name) return true;
+  std::size_t capacity = 16;
+  while (capacity < 2 * tensors.size()) capacity *= 2;
+  struct Slot {
+    std::size_t hash = 0;
+    std::size_t index_plus_one = 0;  // 0: empty
+  };
+  std::vector<Slot> slots(capacity);
+  const std::size_t mask = capacity - 1;
+  for (std::size_t i = 0; i < tensors.size(); ++i) {
+    const std::size_t h = std::hash<std::string_view>{}(tensors[i].name);
+    for (std::size_t at = h & mask;; at = (at + 1) & mask) {
+      Slot& slot = slots[at];
+      if (slot.index_plus_one == 0) {
+        slot = {h, i + 1};
+        break;
+      }
+      if (slot.hash == h && tensors[slot.index_plus_one - 1].name == tensors[i].name) return true;
     }
   }
   return false;

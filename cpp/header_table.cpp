@@ -10,6 +10,27 @@ namespace {
 
 constexpr std::uint64_t kMaxSafeInteger = (std::uint64_t{1} << 53) - 1;
 
+// UTF-16 code units of valid UTF-8 text: every byte but continuation bytes starts a code
+// point, and 4-byte sequences become surrogate pairs. Runs of ASCII go 8 bytes at a time.
+std::uint64_t utf16_length(std::string_view s) {
+  std::uint64_t units = 0;
+  std::size_t i = 0;
+  while (i < s.size()) {
+    if (i + 8 <= s.size()) {
+      std::uint64_t word;
+      std::memcpy(&word, s.data() + i, 8);
+      if ((word & 0x8080808080808080ull) == 0) {
+        units += 8;
+        i += 8;
+        continue;
+      }
+    }
+    const auto c = static_cast<unsigned char>(s[i++]);
+    if ((c & 0xC0) != 0x80) units += (c >= 0xF0) ? 2 : 1;
+  }
+  return units;
+}
+
 class TableWriter {
  public:
   void number(double v) { numbers_.push_back(v); }
@@ -17,10 +38,7 @@ class TableWriter {
   void string(std::string_view s) {
     number(static_cast<double>(utf16_length_));
     text_.append(s);
-    for (unsigned char c : s) {
-      // Every byte but continuation bytes starts a code point; 4-byte ones are surrogate pairs.
-      if ((c & 0xC0) != 0x80) utf16_length_ += (c >= 0xF0) ? 2 : 1;
-    }
+    utf16_length_ += utf16_length(s);
     number(static_cast<double>(utf16_length_));
   }
 
