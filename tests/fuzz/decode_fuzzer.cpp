@@ -10,9 +10,9 @@
 #include <cstring>
 #include <vector>
 
-#include "dtype.h"
-#include "float32_convert.h"
-#include "value_scan.h"
+#include "convert/float32_convert.h"
+#include "convert/value_scan.h"
+#include "format/dtype.h"
 
 namespace {
 

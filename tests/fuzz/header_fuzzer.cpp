@@ -8,8 +8,8 @@
 #include <span>
 #include <vector>
 
-#include "header_table.h"
-#include "report.h"
+#include "analysis/analyze_header.h"
+#include "wasm/header_table.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
@@ -24,25 +24,27 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   const safetensors::Report report = safetensors::analyze_header(input, file_size);
   // Invariants that must hold for every input.
+  if (report.outcome == safetensors::Outcome::OutOfMemory) return 0;
   if (report.error == safetensors::ReferenceError::None) {
-    if (!report.findings.empty() && report.findings[0].severity == safetensors::Severity::Error) __builtin_trap();
+    if (!report.error_message.empty() || report.error_tensor) __builtin_trap();
     std::uint64_t at = 0;
     for (const auto& t : report.tensors) {
       if (t.begin != at || t.end < t.begin) __builtin_trap();
       at = t.end;
     }
     if (report.data_start + at != file_size) __builtin_trap();
-  } else if (report.findings.empty() || report.findings[0].severity != safetensors::Severity::Error) {
+  } else if (report.error_message.empty() || report.error_message.size() > 2000) {
     __builtin_trap();
   }
-  // Exactly one error finding, first, when rejected; none otherwise. Findings are
-  // aggregated per code, so their number and sizes stay small whatever the header.
-  for (std::size_t i = 1; i < report.findings.size(); ++i) {
-    if (report.findings[i].severity == safetensors::Severity::Error) __builtin_trap();
-  }
+  // Findings are never errors (the verdict is), and they are aggregated per code, so
+  // their number and sizes stay small whatever the header.
   if (report.findings.size() > 32) __builtin_trap();
+  std::uint32_t seen = 0;
   for (const auto& f : report.findings) {
-    if (f.message.size() > 2000 || f.code.empty()) __builtin_trap();
+    if (f.severity() == safetensors::Severity::Error || f.message.size() > 2000) __builtin_trap();
+    const std::uint32_t bit = 1u << static_cast<int>(f.code);
+    if ((seen & bit) != 0) __builtin_trap();  // one finding per code
+    seen |= bit;
   }
   std::vector<std::uint8_t> table;
   safetensors::encode_header_table(report, table);

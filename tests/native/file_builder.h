@@ -7,13 +7,15 @@
 #include <string_view>
 #include <vector>
 
-#include "report.h"
+#include "analysis/analyze_header.h"
 
 namespace safetensors {
 /// @brief Lets GoogleTest print verdicts by name.
 inline void PrintTo(ReferenceError e, std::ostream* os) {
   *os << (e == ReferenceError::None ? "None" : reference_error_name(e));
 }
+/// @brief Lets GoogleTest print finding codes by name.
+inline void PrintTo(FindingCode c, std::ostream* os) { *os << finding_code_info(c).name; }
 }  // namespace safetensors
 
 namespace safetensors::testing {

@@ -7,12 +7,14 @@
 #include <iterator>
 
 #include "file_builder.h"
-#include "file_findings.h"
+#include "findings/header_findings.h"
+#include "findings/layout_findings.h"
+#include "findings/metadata_findings.h"
 
 namespace safetensors::testing {
 namespace {
 
-const Finding* find(const Report& r, std::string_view code) {
+const Finding* find(const Report& r, FindingCode code) {
   for (const Finding& f : r.findings) {
     if (f.code == code) return &f;
   }
@@ -33,7 +35,7 @@ Report analyze_claimed(const std::string& header, std::uint64_t data_size) {
 
 Report loadable(const std::string& file) {
   Report r = analyze(file);
-  EXPECT_EQ(r.error, ReferenceError::None) << (r.findings.empty() ? "" : r.findings[0].message);
+  EXPECT_EQ(r.error, ReferenceError::None) << r.error_message;
   return r;
 }
 
@@ -43,19 +45,19 @@ TEST(LayoutFindings, AnUnpaddedHeaderIsInfoOnlyWhenThereIsData) {
   const std::string header = "{" + entry("a", "U8", "[2]", 0, 2) + "}";
   ASSERT_NE((8 + header.size()) % 8, 0u);
   const Report r = loadable(make_file(header, 2));
-  const Finding* f = find(r, "HeaderNotPadded");
+  const Finding* f = find(r, FindingCode::HeaderNotPadded);
   ASSERT_NE(f, nullptr);
-  EXPECT_EQ(f->severity, Severity::Info);
+  EXPECT_EQ(f->severity(), Severity::Info);
   EXPECT_NE(f->message.find("byte " + std::to_string(8 + header.size())), std::string::npos) << f->message;
-  EXPECT_EQ(find(loadable(padded_file(header, 2)), "HeaderNotPadded"), nullptr);
-  EXPECT_EQ(find(loadable(make_file("{}  ")), "HeaderNotPadded"), nullptr);  // N = 4, no data
+  EXPECT_EQ(find(loadable(padded_file(header, 2)), FindingCode::HeaderNotPadded), nullptr);
+  EXPECT_EQ(find(loadable(make_file("{}  ")), FindingCode::HeaderNotPadded), nullptr);  // N = 4, no data
 }
 
 TEST(LayoutFindings, ATensorOffTheGridOfItsElementSizeIsMisaligned) {
   const std::string header = "{" + entry("byte", "U8", "[1]", 0, 1) + "," + entry("w", "F32", "[2]", 1, 9) + "," +
                              entry("h", "F16", "[1]", 9, 11) + "}";
   const Report r = loadable(padded_file(header, 11));
-  const Finding* f = find(r, "MisalignedTensor");
+  const Finding* f = find(r, FindingCode::MisalignedTensor);
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->tensor, "w");
   EXPECT_NE(f->message.find("2 tensors"), std::string::npos) << f->message;
@@ -63,11 +65,11 @@ TEST(LayoutFindings, ATensorOffTheGridOfItsElementSizeIsMisaligned) {
   // Aligned relative offsets, but an unpadded header shifts the F32 off its grid.
   const std::string shifted = "{" + entry("w", "F32", "[1]", 0, 4) + "}";
   ASSERT_NE((8 + shifted.size()) % 4, 0u);
-  EXPECT_NE(find(loadable(make_file(shifted, 4)), "MisalignedTensor"), nullptr);
-  EXPECT_EQ(find(loadable(padded_file(shifted, 4)), "MisalignedTensor"), nullptr);
+  EXPECT_NE(find(loadable(make_file(shifted, 4)), FindingCode::MisalignedTensor), nullptr);
+  EXPECT_EQ(find(loadable(padded_file(shifted, 4)), FindingCode::MisalignedTensor), nullptr);
   // Sub-byte kinds and empty tensors have nothing to align.
   EXPECT_EQ(find(loadable(padded_file("{" + entry("b", "U8", "[1]", 0, 1) + "," + entry("f4", "F4", "[2]", 1, 2) + "," +
-                                      entry("e", "F64", "[0]", 2, 2) + "}", 2)), "MisalignedTensor"), nullptr);
+                                      entry("e", "F64", "[0]", 2, 2) + "}", 2)), FindingCode::MisalignedTensor), nullptr);
 }
 
 TEST(LayoutFindings, TensorsOver2GiBAreHuge) {
@@ -76,21 +78,21 @@ TEST(LayoutFindings, TensorsOver2GiBAreHuge) {
                              entry("big", "F16", "[" + std::to_string(big / 2) + "]", 2, 2 + big) + "}";
   const Report r = analyze_claimed(header, 2 + big);
   ASSERT_EQ(r.error, ReferenceError::None);
-  const Finding* f = find(r, "HugeTensor");
+  const Finding* f = find(r, FindingCode::HugeTensor);
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->tensor, "big");
   EXPECT_NE(f->message.find("2,147,483,650 bytes"), std::string::npos) << f->message;
   const std::string exact = "{" + entry("edge", "U8", "[2147483648]", 0, 2147483648ull) + "}";
-  EXPECT_EQ(find(analyze_claimed(exact, 2147483648ull), "HugeTensor"), nullptr);
+  EXPECT_EQ(find(analyze_claimed(exact, 2147483648ull), FindingCode::HugeTensor), nullptr);
 }
 
 TEST(LayoutFindings, ZeroElementTensorsAreEmpty) {
   const Report r = loadable(padded_file("{" + entry("a", "F32", "[1]", 0, 4) + "," + entry("z", "F32", "[3,0]", 4, 4) + "," +
                                         entry("y", "I64", "[0]", 4, 4) + "}", 4));
-  const Finding* f = find(r, "EmptyTensor");
+  const Finding* f = find(r, FindingCode::EmptyTensor);
   ASSERT_NE(f, nullptr);
   EXPECT_NE(f->message.find("2 tensors"), std::string::npos) << f->message;
-  EXPECT_EQ(find(loadable(padded_file("{" + entry("s", "F32", "[]", 0, 4) + "}", 4)), "EmptyTensor"), nullptr);
+  EXPECT_EQ(find(loadable(padded_file("{" + entry("s", "F32", "[]", 0, 4) + "}", 4)), FindingCode::EmptyTensor), nullptr);
 }
 
 TEST(LayoutFindings, ScalarsAreReportedFromAThousandOn) {
@@ -98,7 +100,7 @@ TEST(LayoutFindings, ScalarsAreReportedFromAThousandOn) {
     std::string header = "{";
     for (std::size_t i = 0; i < count; ++i) header += (i ? "," : "") + entry("s" + std::to_string(i), "U8", "[]", i, i + 1);
     const Report r = loadable(padded_file(header + "}", count));
-    EXPECT_EQ(find(r, "ManyScalarTensors") != nullptr, count >= kManyScalars) << count;
+    EXPECT_EQ(find(r, FindingCode::ManyScalarTensors) != nullptr, count >= kManyScalars) << count;
   }
 }
 
@@ -106,57 +108,57 @@ TEST(LayoutFindings, LayoutFindingsWaitForAValidLayout) {
   // An unpadded header with a broken offset: the error alone, no guesses from bad offsets.
   const Report r = analyze(make_file("{" + entry("w", "F32", "[1]", 1, 5) + "}", 5));
   EXPECT_EQ(r.error, ReferenceError::InvalidOffset);
-  EXPECT_EQ(find(r, "HeaderNotPadded"), nullptr);
+  EXPECT_EQ(find(r, FindingCode::HeaderNotPadded), nullptr);
   // A truncated file still gets them: its layout is sound, only bytes are missing.
   const Report cut = analyze(make_file("{" + entry("w", "F32", "[2]", 0, 8) + "}", 5));
   EXPECT_EQ(cut.error, ReferenceError::MetadataIncompleteBuffer);
-  EXPECT_NE(find(cut, "HeaderNotPadded"), nullptr);
+  EXPECT_NE(find(cut, FindingCode::HeaderNotPadded), nullptr);
 }
 
 TEST(SpacingFindings, LeadingWhitespaceAndOversizedPadding) {
   const Report spaced = loadable(make_file(" \t\n{}"));
-  const Finding* lead = find(spaced, "LeadingWhitespace");
+  const Finding* lead = find(spaced, FindingCode::LeadingWhitespace);
   ASSERT_NE(lead, nullptr);
   EXPECT_NE(lead->message.find("3 bytes"), std::string::npos) << lead->message;
-  EXPECT_EQ(find(loadable(make_file("{}" + std::string(kOversizedPadding, ' '))), "OversizedHeader"), nullptr);
+  EXPECT_EQ(find(loadable(make_file("{}" + std::string(kOversizedPadding, ' '))), FindingCode::OversizedHeader), nullptr);
   const Report r = loadable(make_file("{}" + std::string(kOversizedPadding + 1, ' ')));
-  const Finding* big = find(r, "OversizedHeader");
+  const Finding* big = find(r, FindingCode::OversizedHeader);
   ASSERT_NE(big, nullptr);
   EXPECT_NE(big->message.find("4,097 bytes"), std::string::npos) << big->message;
-  EXPECT_EQ(find(r, "LeadingWhitespace"), nullptr);
+  EXPECT_EQ(find(r, FindingCode::LeadingWhitespace), nullptr);
 }
 
 TEST(MetadataFindings, KeysOutsideKnownFamiliesAreListed) {
   const Report r = loadable(metadata_file(
       R"("format":"pt","ss_network_dim":"4","sshs_model_hash":"x","modelspec.title":"t","ssmd_cover_images":"[]",)"
       R"("sd_merge_recipe":"{}","lora_adapter_metadata":"{}","framework":"pt","version":"2")"));
-  const Finding* f = find(r, "UnknownMetadataKey");
+  const Finding* f = find(r, FindingCode::UnknownMetadataKey);
   ASSERT_NE(f, nullptr);
-  EXPECT_EQ(f->severity, Severity::Info);
+  EXPECT_EQ(f->severity(), Severity::Info);
   EXPECT_NE(f->message.find("2 metadata keys"), std::string::npos) << f->message;
   EXPECT_NE(f->message.find("'framework', 'version'"), std::string::npos) << f->message;
-  EXPECT_EQ(find(loadable(metadata_file(R"("format":"pt","ss_a":"1")")), "UnknownMetadataKey"), nullptr);
+  EXPECT_EQ(find(loadable(metadata_file(R"("format":"pt","ss_a":"1")")), FindingCode::UnknownMetadataKey), nullptr);
 }
 
 TEST(MetadataFindings, FormatValuesOtherThanTheKnownFiveWarn) {
   for (const char* ok : {"pt", "tf", "flax", "mlx", "np"}) {
-    EXPECT_EQ(find(loadable(metadata_file(std::string(R"("format":")") + ok + "\"")), "UnusualFormat"), nullptr) << ok;
+    EXPECT_EQ(find(loadable(metadata_file(std::string(R"("format":")") + ok + "\"")), FindingCode::UnusualFormat), nullptr) << ok;
   }
   const Report r = loadable(metadata_file(R"("format":"pytorch")"));
-  const Finding* f = find(r, "UnusualFormat");
+  const Finding* f = find(r, FindingCode::UnusualFormat);
   ASSERT_NE(f, nullptr);
-  EXPECT_EQ(f->severity, Severity::Warning);
+  EXPECT_EQ(f->severity(), Severity::Warning);
   EXPECT_NE(f->message.find("'pytorch'"), std::string::npos) << f->message;
 }
 
 TEST(MetadataFindings, LargeValuesAreNotedAndImagesRecognised) {
   const std::string edge(kLargeMetadataValue, 'a');
-  EXPECT_EQ(find(loadable(metadata_file("\"k\":\"" + edge + "\"")), "LargeMetadataValue"), nullptr);
+  EXPECT_EQ(find(loadable(metadata_file("\"k\":\"" + edge + "\"")), FindingCode::LargeMetadataValue), nullptr);
   const std::string image = "[\"iVBORw0KGgo" + std::string(kLargeMetadataValue, 'A') + "\"]";
   std::string escaped;
   for (char c : image) escaped += c == '"' ? std::string("\\\"") : std::string(1, c);
   const Report r = loadable(metadata_file("\"ssmd_cover_images\":\"" + escaped + "\",\"notes\":\"" + edge + "b\""));
-  const Finding* f = find(r, "LargeMetadataValue");
+  const Finding* f = find(r, FindingCode::LargeMetadataValue);
   ASSERT_NE(f, nullptr);
   EXPECT_NE(f->message.find("2 metadata values"), std::string::npos) << f->message;
   EXPECT_NE(f->message.find("'ssmd_cover_images'"), std::string::npos) << f->message;
@@ -176,16 +178,16 @@ TEST(MetadataFindings, IntegerWeightsWithoutQuantizationHintsWarn) {
   for (const char* dtype : {"U8", "I8"}) {
     for (const char* name : {"layer.0.weight", "proj.bias", "weight"}) {
       const Report r = loadable(integer_weight_file(dtype, name));
-      const Finding* f = find(r, "UnlabeledIntegerWeights");
+      const Finding* f = find(r, FindingCode::UnlabeledIntegerWeights);
       ASSERT_NE(f, nullptr) << dtype << " " << name;
-      EXPECT_EQ(f->severity, Severity::Warning);
+      EXPECT_EQ(f->severity(), Severity::Warning);
       EXPECT_EQ(f->tensor, name);
     }
   }
   // Not weights by name, or not integers.
-  EXPECT_EQ(find(loadable(integer_weight_file("U8", "tokens")), "UnlabeledIntegerWeights"), nullptr);
-  EXPECT_EQ(find(loadable(integer_weight_file("U8", "layer.overweight")), "UnlabeledIntegerWeights"), nullptr);
-  EXPECT_EQ(find(loadable(integer_weight_file("I32", "layer.weight")), "UnlabeledIntegerWeights"), nullptr);
+  EXPECT_EQ(find(loadable(integer_weight_file("U8", "tokens")), FindingCode::UnlabeledIntegerWeights), nullptr);
+  EXPECT_EQ(find(loadable(integer_weight_file("U8", "layer.overweight")), FindingCode::UnlabeledIntegerWeights), nullptr);
+  EXPECT_EQ(find(loadable(integer_weight_file("I32", "layer.weight")), FindingCode::UnlabeledIntegerWeights), nullptr);
 }
 
 TEST(MetadataFindings, CompanionTensorsOrMetadataExplainIntegerWeights) {
@@ -193,12 +195,12 @@ TEST(MetadataFindings, CompanionTensorsOrMetadataExplainIntegerWeights) {
       {"m.weight_scale"}, {"m.weight_zero_point"}, {"m.SCB"}, {"m.weight.absmax", "m.weight.quant_map"},
       {"m.weight.quant_state.bitsandbytes__nf4"}, {"m.scales"}};
   for (const auto& others : companions) {
-    EXPECT_EQ(find(loadable(integer_weight_file("I8", "m.weight", others)), "UnlabeledIntegerWeights"), nullptr) << others[0];
+    EXPECT_EQ(find(loadable(integer_weight_file("I8", "m.weight", others)), FindingCode::UnlabeledIntegerWeights), nullptr) << others[0];
   }
   // A companion of another module does not count.
-  EXPECT_NE(find(loadable(integer_weight_file("I8", "m.weight", {"other.weight_scale"})), "UnlabeledIntegerWeights"), nullptr);
+  EXPECT_NE(find(loadable(integer_weight_file("I8", "m.weight", {"other.weight_scale"})), FindingCode::UnlabeledIntegerWeights), nullptr);
   for (const char* metadata : {R"("quantization_config":"{}")", R"("format":"pt","method":"GPTQ")", R"("ss_dtype":"bnb 8bit")"}) {
-    EXPECT_EQ(find(loadable(integer_weight_file("U8", "m.weight", {}, metadata)), "UnlabeledIntegerWeights"), nullptr) << metadata;
+    EXPECT_EQ(find(loadable(integer_weight_file("U8", "m.weight", {}, metadata)), FindingCode::UnlabeledIntegerWeights), nullptr) << metadata;
   }
 }
 
@@ -211,15 +213,15 @@ TEST(FileFindings, RealFilesGetTheFindingsTheirLayoutCallsFor) {
   };
   const Report kohya = read("kohya_lycoris_lokr_dim4_f16.safetensors");  // pre-0.3 writer: no padding
   EXPECT_EQ(kohya.error, ReferenceError::None);
-  EXPECT_NE(find(kohya, "HeaderNotPadded"), nullptr);
-  EXPECT_EQ(find(kohya, "MisalignedTensor"), nullptr);  // F16 at an even byte is aligned
-  EXPECT_EQ(find(kohya, "UnknownMetadataKey"), nullptr);  // all ss_* / sshs_*
+  EXPECT_NE(find(kohya, FindingCode::HeaderNotPadded), nullptr);
+  EXPECT_EQ(find(kohya, FindingCode::MisalignedTensor), nullptr);  // F16 at an even byte is aligned
+  EXPECT_EQ(find(kohya, FindingCode::UnknownMetadataKey), nullptr);  // all ss_* / sshs_*
   const Report flux = read("fluxml_torch_all_dtypes_with_metadata.safetensors");  // {"test", "version"}
-  const Finding* keys = find(flux, "UnknownMetadataKey");
+  const Finding* keys = find(flux, FindingCode::UnknownMetadataKey);
   ASSERT_NE(keys, nullptr);
   EXPECT_NE(keys->message.find("'test', 'version'"), std::string::npos) << keys->message;
   const Report gpt2 = read("transformers_gpt2_tiny_f32.safetensors");  // format pt, padded, F32
-  EXPECT_TRUE(gpt2.findings.empty()) << gpt2.findings[0].code;
+  EXPECT_TRUE(gpt2.findings.empty()) << gpt2.findings[0].message;
 }
 
 }  // namespace

@@ -8,7 +8,7 @@
 #include <limits>
 #include <vector>
 
-#include "float32_convert.h"
+#include "convert/float32_convert.h"
 
 namespace safetensors {
 namespace {

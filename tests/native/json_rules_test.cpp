@@ -251,8 +251,8 @@ TEST(Integers, NegativeZeroInsideStringsIsUntouched) {
 TEST(JsonErrors, MessageSaysWhatIsWrong) {
   const Report r = analyze(make_file("{" + entry("w", "F33", "[1]", 0, 1) + "}", 1));
   ASSERT_EQ(r.error, kBadJson);
-  EXPECT_NE(r.findings[0].message.find("'F33'"), std::string::npos) << r.findings[0].message;
-  EXPECT_NE(r.findings[0].message.find("'w'"), std::string::npos) << r.findings[0].message;
+  EXPECT_NE(r.error_message.find("'F33'"), std::string::npos) << r.error_message;
+  EXPECT_NE(r.error_message.find("'w'"), std::string::npos) << r.error_message;
 }
 
 }  // namespace

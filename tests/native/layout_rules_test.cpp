@@ -19,7 +19,7 @@ TEST(Offsets, JsonOrderDoesNotMatterTensorsAreSortedByOffsets) {
 TEST(Offsets, FirstTensorMustStartAtZero) {
   const Report r = analyze(make_file("{" + entry("a", "U8", "[2]", 1, 3) + "}", 3));
   EXPECT_EQ(r.error, E::InvalidOffset);
-  EXPECT_EQ(r.findings[0].tensor, "a");
+  EXPECT_EQ(r.error_tensor, "a");
 }
 
 TEST(Offsets, HolesAndOverlapsAreInvalidOffset) {
@@ -57,7 +57,7 @@ TEST(Overflow, BitCountOverflowIsValidationOverflow) {
   // 2^61 elements fit; x 8 bits = 2^64 does not.
   const Report r = analyze(make_file("{" + entry("a", "U8", "[2305843009213693952]", 0, 0) + "}"));
   EXPECT_EQ(r.error, E::ValidationOverflow);
-  EXPECT_NE(r.findings[0].message.find("size in bits"), std::string::npos);
+  EXPECT_NE(r.error_message.find("size in bits"), std::string::npos);
 }
 
 TEST(Misaligned, F4NeedsAnEvenCountF6AMultipleOfFour) {
@@ -71,7 +71,7 @@ TEST(Size, OffsetsMustSpanExactlyTheTensorsBytes) {
   EXPECT_EQ(verdict(make_file("{" + entry("a", "I32", "[2,2]", 0, 4) + "}", 4)), E::TensorInvalidInfo);
   EXPECT_EQ(verdict(make_file("{" + entry("a", "I32", "[2,2]", 0, 17) + "}", 17)), E::TensorInvalidInfo);
   const Report r = analyze(make_file("{" + entry("a", "I32", "[2,2]", 0, 4) + "}", 4));
-  EXPECT_NE(r.findings[0].message.find("needs 16 bytes"), std::string::npos) << r.findings[0].message;
+  EXPECT_NE(r.error_message.find("needs 16 bytes"), std::string::npos) << r.error_message;
 }
 
 TEST(Size, ZeroSizeTensorsAnywhereTheyFit) {
@@ -83,13 +83,13 @@ TEST(Size, ZeroSizeTensorsAnywhereTheyFit) {
 TEST(FileSize, TrailingBytesAreMetadataIncompleteBuffer) {
   const Report r = analyze(make_file("{" + entry("a", "U8", "[2]", 0, 2) + "}", 14));
   EXPECT_EQ(r.error, E::MetadataIncompleteBuffer);
-  EXPECT_NE(r.findings[0].message.find("12 extra bytes after the last tensor"), std::string::npos) << r.findings[0].message;
+  EXPECT_NE(r.error_message.find("12 extra bytes after the last tensor"), std::string::npos) << r.error_message;
 }
 
 TEST(FileSize, MissingBytesAreMetadataIncompleteBuffer) {
   const Report r = analyze(make_file("{" + entry("a", "U8", "[16]", 0, 16) + "}", 14));
   EXPECT_EQ(r.error, E::MetadataIncompleteBuffer);
-  EXPECT_NE(r.findings[0].message.find("2 bytes missing"), std::string::npos) << r.findings[0].message;
+  EXPECT_NE(r.error_message.find("2 bytes missing"), std::string::npos) << r.error_message;
 }
 
 TEST(FileSize, NoTensorsAndNoDataIsValid) {
@@ -107,7 +107,7 @@ TEST(FileSize, OffsetsNearU64MaxDoNotWrap) {
   }
   const Report r = analyze(make_file(header + "}"));
   EXPECT_EQ(r.error, E::MetadataIncompleteBuffer);
-  EXPECT_NE(r.findings[0].message.find("2^64"), std::string::npos) << r.findings[0].message;
+  EXPECT_NE(r.error_message.find("2^64"), std::string::npos) << r.error_message;
 }
 
 }  // namespace

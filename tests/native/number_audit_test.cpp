@@ -1,7 +1,7 @@
 // The literal rewrite that makes simdjson read numbers as serde_json does.
 #include <gtest/gtest.h>
 
-#include "json_number_audit.h"
+#include "format/serde_numbers.h"
 
 namespace safetensors {
 namespace {

@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "file_builder.h"
-#include "header_prefix.h"
+#include "format/header_prefix.h"
 
 namespace safetensors::testing {
 namespace {
@@ -41,15 +41,15 @@ TEST(LengthPrefix, ZeroLengthPassesAndFailsAsJson) {
 TEST(LengthPrefix, ErrorMessagesGiveTheNumbers) {
   const Report r = analyze(length_prefix(1000) + std::string(80, ' '));
   ASSERT_EQ(r.error, E::InvalidHeaderLength);
-  EXPECT_NE(r.findings[0].message.find("1,000 bytes"), std::string::npos) << r.findings[0].message;
-  EXPECT_NE(r.findings[0].message.find("only 80 bytes"), std::string::npos) << r.findings[0].message;
+  EXPECT_NE(r.error_message.find("1,000 bytes"), std::string::npos) << r.error_message;
+  EXPECT_NE(r.error_message.find("only 80 bytes"), std::string::npos) << r.error_message;
 }
 
 TEST(Utf8, InvalidByteIsInvalidHeader) {
   EXPECT_EQ(verdict(make_file("\xff")), E::InvalidHeader);
   const Report r = analyze(make_file("{\"a\xff\":1}"));
   ASSERT_EQ(r.error, E::InvalidHeader);
-  EXPECT_NE(r.findings[0].message.find("offset 3"), std::string::npos) << r.findings[0].message;
+  EXPECT_NE(r.error_message.find("offset 3"), std::string::npos) << r.error_message;
 }
 
 TEST(Utf8, OverlongSurrogateAndTruncatedSequencesAreRejected) {

@@ -54,7 +54,7 @@ TEST_F(RealFixtures, EveryLoadableFileIsLoadableWithItsTensorCount) {
     const std::string bytes = read_file(dir_ / e.file);
     ASSERT_FALSE(bytes.empty()) << e.file;
     const Report r = analyze(bytes);
-    EXPECT_EQ(r.error, ReferenceError::None) << e.file << ": " << (r.findings.empty() ? "" : r.findings[0].message);
+    EXPECT_EQ(r.error, ReferenceError::None) << e.file << ": " << r.error_message;
     EXPECT_EQ(r.tensors.size(), e.tensors) << e.file;
     for (std::size_t i = 1; i < r.tensors.size(); ++i) EXPECT_EQ(r.tensors[i].begin, r.tensors[i - 1].end);
   }

@@ -20,8 +20,8 @@ TEST(ReferenceExamples, OneI32Tensor) {
   EXPECT_EQ(r.data_start, 68u);
   // Data at byte 68 is 4-aligned for I32 but not 8-aligned: the one finding, an info.
   ASSERT_EQ(r.findings.size(), 1u);
-  EXPECT_EQ(r.findings[0].code, "HeaderNotPadded");
-  EXPECT_EQ(r.findings[0].severity, Severity::Info);
+  EXPECT_EQ(r.findings[0].code, FindingCode::HeaderNotPadded);
+  EXPECT_EQ(r.findings[0].severity(), Severity::Info);
 }
 
 TEST(ReferenceExamples, ExtraOrMissingDataBytes) {

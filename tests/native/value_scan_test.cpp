@@ -6,7 +6,7 @@
 #include <limits>
 #include <vector>
 
-#include "value_scan.h"
+#include "convert/value_scan.h"
 
 namespace safetensors::testing {
 namespace {

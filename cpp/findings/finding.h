@@ -1,0 +1,96 @@
+// Findings: what we tell a person about a file beyond the reference verdict. Every code,
+// its name and its severity live in the table below; JavaScript receives the table from
+// the wasm (web/core_tables.js), and a test checks that the README and index.d.ts list
+// every code. Findings never change the verdict.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace safetensors {
+
+/// @brief How much a finding matters.
+enum class Severity : std::uint8_t {
+  Error,    ///< the reference loader rejects the file
+  Warning,  ///< loadable, but likely wrong or unsafe to rely on
+  Info,     ///< loadable and fine, worth knowing
+};
+
+/// @brief Number of Severity values.
+inline constexpr int kSeverityCount = 3;
+
+/// @brief Lowercase names of the severities, indexed by Severity.
+inline constexpr std::array<std::string_view, kSeverityCount> kSeverityNames{"error", "warning", "info"};
+
+/// @brief The codes of our findings (a reference error kind is the other kind of code).
+enum class FindingCode : std::uint8_t {
+  DuplicateTensorName,      ///< a tensor name appears twice; the reference keeps the last
+  DuplicateMetadataKey,     ///< a __metadata__ key appears twice; the reference keeps the last
+  ArrayTensorEntry,         ///< entries written as [dtype, shape, offsets]
+  MapDtype,                 ///< dtypes written as {"F16": null}
+  UnknownTensorField,       ///< entry fields besides dtype, shape and data_offsets
+  LeadingWhitespace,        ///< whitespace before the header's '{'
+  OversizedHeader,          ///< more than kOversizedPadding bytes of padding after the JSON
+  HeaderNotPadded,          ///< the data does not start at a multiple of 8
+  MisalignedTensor,         ///< a tensor starts off its element size's alignment
+  HugeTensor,               ///< tensors over 2 GiB
+  EmptyTensor,              ///< tensors with zero elements
+  ManyScalarTensors,        ///< many shape-[] tensors
+  UnlabeledIntegerWeights,  ///< U8/I8 weights with no word on their quantization
+  UnknownMetadataKey,       ///< metadata keys outside the known families
+  UnusualFormat,            ///< a `format` value transformers refuses
+  LargeMetadataValue,       ///< metadata values over 64 KiB
+  NonFiniteValues,          ///< the data scan found NaN or infinities
+  AllZeroTensor,            ///< the data scan found a tensor of zeros
+};
+
+/// @brief A code's stable name and its severity.
+struct FindingCodeInfo {
+  std::string_view name;  ///< the stable identifier JavaScript sees as `code`
+  Severity severity;      ///< the same for every finding of the code
+};
+
+/// @brief Number of FindingCode values.
+inline constexpr int kFindingCodeCount = 18;
+
+/// @brief The table, indexed by FindingCode.
+inline constexpr std::array<FindingCodeInfo, kFindingCodeCount> kFindingCodes{{
+    {"DuplicateTensorName", Severity::Warning},
+    {"DuplicateMetadataKey", Severity::Warning},
+    {"ArrayTensorEntry", Severity::Warning},
+    {"MapDtype", Severity::Warning},
+    {"UnknownTensorField", Severity::Info},
+    {"LeadingWhitespace", Severity::Info},
+    {"OversizedHeader", Severity::Info},
+    {"HeaderNotPadded", Severity::Info},
+    {"MisalignedTensor", Severity::Info},
+    {"HugeTensor", Severity::Info},
+    {"EmptyTensor", Severity::Info},
+    {"ManyScalarTensors", Severity::Info},
+    {"UnlabeledIntegerWeights", Severity::Warning},
+    {"UnknownMetadataKey", Severity::Info},
+    {"UnusualFormat", Severity::Warning},
+    {"LargeMetadataValue", Severity::Info},
+    {"NonFiniteValues", Severity::Warning},
+    {"AllZeroTensor", Severity::Info},
+}};
+
+/// @brief The row of `code`.
+constexpr const FindingCodeInfo& finding_code_info(FindingCode code) {
+  return kFindingCodes[static_cast<std::size_t>(code)];
+}
+
+/// @brief One observation about the file, for a person.
+struct Finding {
+  FindingCode code;                   ///< what kind of observation (name and severity in kFindingCodes)
+  std::string message;                ///< a sentence saying what it means and what to do
+  std::optional<std::string> tensor = {};  ///< the tensor concerned, if one is
+
+  /// @brief The code's severity.
+  Severity severity() const { return finding_code_info(code).severity; }
+};
+
+}  // namespace safetensors

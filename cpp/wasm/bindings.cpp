@@ -1,0 +1,137 @@
+// The only file that knows about Emscripten: Embind entry points over the core.
+// Names start with an underscore: they are private to web/ (see web/core.js, which
+// runs every call through its trap guard).
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "analysis/analyze_header.h"
+#include "convert/float32_convert.h"
+#include "convert/value_scan.h"
+#include "findings/scan_findings.h"
+#include "format/header_json.h"
+#include "format/header_prefix.h"
+#include "wasm/core_tables.h"
+#include "wasm/header_table.h"
+
+namespace {
+
+using namespace safetensors;
+
+std::span<const std::uint8_t> heap_bytes(std::uintptr_t ptr, std::size_t len) {
+  return {reinterpret_cast<const std::uint8_t*>(ptr), len};
+}
+
+// A view of `table` on the heap; JS copies it before the next call.
+emscripten::val view_of(const std::vector<std::uint8_t>& table) {
+  return emscripten::val(emscripten::typed_memory_view(table.size(), table.data()));
+}
+
+// The dtype table, error kinds and finding codes, once per module.
+emscripten::val core_tables() {
+  static std::vector<std::uint8_t> table;
+  encode_core_tables(table);
+  return view_of(table);
+}
+
+// How many bytes from the start of the file analyzeHeader needs: 8 + N when the
+// length prefix passes steps 1-3, else just the prefix (the verdict is known).
+double header_bytes_needed(std::uintptr_t ptr, std::size_t len, std::uint64_t file_size) {
+  const HeaderExtent extent = read_header_extent(heap_bytes(ptr, len), file_size);
+  if (extent.error != ReferenceError::None) return static_cast<double>(len);
+  return static_cast<double>(kLengthPrefixSize + extent.header_length);
+}
+
+// Analyses the file's first bytes (with json_padding() readable bytes after them)
+// and returns a view of the packed report. null means the parser ran out of memory:
+// there is no verdict to report.
+emscripten::val analyze(std::uintptr_t ptr, std::size_t len, std::uint64_t file_size) {
+  static std::vector<std::uint8_t> table;
+  const Report report = analyze_header(heap_bytes(ptr, len), file_size, true);
+  if (report.outcome == Outcome::OutOfMemory) return emscripten::val::null();
+  encode_header_table(report, table);
+  return view_of(table);
+}
+
+std::size_t input_padding() { return json_padding(); }
+
+// Converts `count` elements of the dtype with enum index `dtype` from `in` to float32 at
+// `out` (both in the heap, scratch areas JS reuses chunk after chunk). JS asks only for
+// dtypes with a float32 form; anything else is a bug, and traps (InternalError in JS).
+void convert_chunk(int dtype, std::uintptr_t in, std::uintptr_t out, std::size_t count) {
+  if (dtype < 0 || dtype >= kDtypeCount ||
+      !convert_to_f32(static_cast<Dtype>(dtype), reinterpret_cast<const std::uint8_t*>(in),
+                      reinterpret_cast<float*>(out), count)) {
+    __builtin_trap();
+  }
+}
+
+void normalize_bool_chunk(std::uintptr_t in, std::uintptr_t out, std::size_t count) {
+  normalize_bool(reinterpret_cast<const std::uint8_t*>(in), reinterpret_cast<std::uint8_t*>(out), count);
+}
+
+// The data scan of one file, one tensor at a time, fed from a heap scratch area, and its
+// findings. An object per scan (JS deletes it), so that scans running at the same time
+// keep their own state.
+class HeapScanner {
+ public:
+  // Starts the tensor at `index` (data order) of dtype index `dtype`.
+  void begin(std::size_t index, int dtype) {
+    if (dtype < 0 || dtype >= kDtypeCount) __builtin_trap();
+    index_ = index;
+    scanner_ = ValueScanner(static_cast<Dtype>(dtype));
+  }
+
+  void feed(std::uintptr_t ptr, std::size_t len) { scanner_.feed(reinterpret_cast<const std::uint8_t*>(ptr), len); }
+
+  // Ends the current tensor: [nan, +inf, -inf, all zero] as a view JS reads at once.
+  emscripten::val end() {
+    const ValueCounts& c = scanner_.counts();
+    tally_.add(index_, c);
+    out_[0] = static_cast<double>(c.nan);
+    out_[1] = static_cast<double>(c.pos_inf);
+    out_[2] = static_cast<double>(c.neg_inf);
+    out_[3] = c.all_zero() ? 1 : 0;
+    return emscripten::val(emscripten::typed_memory_view(4, out_));
+  }
+
+  // The scan's findings as a findings table; `name_of(index)` gives a tensor's name.
+  emscripten::val findings(emscripten::val name_of) {
+    const auto name = [&](bool wanted, std::size_t index) {
+      return wanted ? name_of(static_cast<double>(index)).as<std::string>() : std::string();
+    };
+    const std::string nonfinite = name(tally_.nonfinite_tensors() != 0, tally_.first_nonfinite());
+    const std::string zero = name(tally_.zero_tensors() != 0, tally_.first_zero());
+    TableWriter w;
+    write_findings(w, tally_.findings(nonfinite, zero));
+    w.finish(table_);
+    return view_of(table_);
+  }
+
+ private:
+  ValueScanner scanner_;
+  std::size_t index_ = 0;
+  ScanTally tally_;
+  double out_[4] = {};
+  std::vector<std::uint8_t> table_;
+};
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(safetensors_core) {
+  emscripten::function("_coreTables", &core_tables);
+  emscripten::function("_headerBytesNeeded", &header_bytes_needed);
+  emscripten::function("_analyzeHeader", &analyze);
+  emscripten::function("_inputPadding", &input_padding);
+  emscripten::function("_convertToF32", &convert_chunk);
+  emscripten::function("_normalizeBool", &normalize_bool_chunk);
+  emscripten::class_<HeapScanner>("_HeapScanner")
+      .constructor<>()
+      .function("begin", &HeapScanner::begin)
+      .function("feed", &HeapScanner::feed)
+      .function("end", &HeapScanner::end)
+      .function("findings", &HeapScanner::findings);
+}

@@ -1,0 +1,22 @@
+// The core's fixed tables, packed once for JavaScript at load (web/core_tables.js): the
+// dtype table, the reference error kinds, the severities and the finding codes. JS holds
+// no copy of these facts of its own.
+//
+// Sequence: version; dtypes (count, then per dtype: name, bits, unit bytes, unit elements,
+// storage name); reference error names (count, names, "" first for none); severity names
+// (count, names); finding codes (count, then per code: name, severity index).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace safetensors {
+
+/// @brief Written first; web/core_tables.js refuses a table of another version (a .wasm
+/// from another build). Bumped whenever this sequence or the header table's changes.
+inline constexpr std::uint32_t kCoreTablesVersion = 2;
+
+/// @brief Packs the tables into `out`.
+void encode_core_tables(std::vector<std::uint8_t>& out);
+
+}  // namespace safetensors
