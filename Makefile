@@ -49,7 +49,7 @@ wasm: $(STAMP_DIR)/apt $(STAMP_DIR)/npm
 	$(EM_ENV) emcmake cmake -S . -B $(WASM_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) >/dev/null
 	$(EM_ENV) $(BUILD_TIMEOUT) cmake --build $(WASM_DIR) -j2
 
-$(SAMPLE): demo/make_sample.js tests/bench/decode_data.js tests/js/write_safetensors.js $(STAMP_DIR)/npm
+$(SAMPLE): demo/make_sample.js tools/weight_codes.js tools/write_safetensors.js $(STAMP_DIR)/npm
 	node demo/make_sample.js $@
 
 build: native wasm $(SAMPLE)
@@ -85,7 +85,7 @@ bench: build
 
 # libFuzzer with ASan+UBSan: header_fuzzer (the header analysis) and decode_fuzzer (the
 # conversion kernels), seeded from the real fixtures (when ../shared is there), the demo
-# sample and the crafted file of each finding (tests/js/finding_files.js). Corpora grow in build/fuzz/corpus/<target>.
+# sample and the crafted file of each finding (tools/finding_files.js). Corpora grow in build/fuzz/corpus/<target>.
 FUZZ_DIR := build/fuzz
 FUZZ_TARGETS := header_fuzzer decode_fuzzer
 FUZZ_SMOKE_SECONDS ?= 20
@@ -96,7 +96,7 @@ fuzz-build: $(STAMP_DIR)/apt $(STAMP_DIR)/npm $(SAMPLE)
 	$(BUILD_TIMEOUT) cmake --build $(FUZZ_DIR) -j2
 	rm -rf $(FUZZ_DIR)/seeds && mkdir -p $(FUZZ_DIR)/seeds
 	cp $(SAMPLE) $(FUZZ_DIR)/seeds/
-	node tests/js/finding_files.js $(FUZZ_DIR)/seeds
+	node tools/finding_files.js $(FUZZ_DIR)/seeds
 	if [ -d ../shared/fixtures/real ]; then find ../shared/fixtures/real -name '*.safetensors' -exec cp {} $(FUZZ_DIR)/seeds/ \; ; fi
 	# A seed byte of 0 in front: for the header, "claimed size = bytes given"; for decode, BOOL.
 	for f in $(FUZZ_DIR)/seeds/*.safetensors; do printf '\0' | cat - "$$f" > "$$f.seed"; rm "$$f"; done

@@ -3,8 +3,8 @@
 // random but shaped like trained ones (small finite values), so a data scan of the
 // sample finds nothing wrong.
 import { writeFileSync } from 'node:fs';
-import { writeSafetensors } from '../tests/js/write_safetensors.js';
-import { weightCodes } from '../tests/bench/decode_data.js';
+import { writeSafetensors } from '../tools/write_safetensors.js';
+import { weightCodes } from '../tools/weight_codes.js';
 
 const tensors = [];
 let seed = 7;

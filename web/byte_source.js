@@ -1,14 +1,10 @@
 // Every input kind becomes one interface: { size, read(offset, length) -> Uint8Array,
 // chunks(offset, length) -> async iterable of Uint8Array }. Offsets are byte positions
 // in the file as JS numbers (exact up to 2^53).
-import { SafetensorsError } from './errors.js';
+import { readError } from './errors.js';
 
 /** Bytes per read when streaming from sources that have no stream of their own. */
 export const READ_CHUNK_BYTES = 4 << 20;
-
-function readError(message, cause) {
-  return new SafetensorsError('ReadError', message, { cause });
-}
 
 // Chunks through positional reads, the next read already under way while the
 // consumer works on the current chunk (at most two chunks alive).
@@ -99,7 +95,12 @@ function fromBlob(blob) {
 }
 
 async function fromFileHandle(handle) {
-  const { size } = await handle.stat();
+  let size;
+  try {
+    ({ size } = await handle.stat());
+  } catch (cause) {
+    throw readError(`could not stat the file: ${cause?.message ?? cause}`, cause);
+  }
   return {
     size,
     chunks(offset, length) {

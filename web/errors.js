@@ -1,14 +1,15 @@
 // The one error class of the package: a stable `.code` plus a message for people.
 
 /**
- * Thrown for a file the reference loader rejects (`code` is the reference's error
- * kind, e.g. "MetadataIncompleteBuffer") and for failed reads (`code` "ReadError").
+ * Every rejection of the public API that is not a bad argument (TypeError, RangeError) or
+ * an abort (the signal's reason) is one of these. `code` is a reference error kind for a
+ * file the reference loader rejects, or one of the package's codes (README, "Errors").
  */
 export class SafetensorsError extends Error {
   /**
    * @param {string} code stable identifier
    * @param {string} message a sentence saying what is wrong and what to do
-   * @param {{ tensor?: string, findings?: object[], cause?: unknown }} [details]
+   * @param {{ tensor?: string, findings?: object[], report?: object, cause?: unknown }} [details]
    */
   constructor(code, message, details = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -16,56 +17,11 @@ export class SafetensorsError extends Error {
     this.code = code;
     if (details.tensor !== undefined) this.tensor = details.tensor;
     this.findings = details.findings ?? [];
+    if (details.report !== undefined) this.report = details.report;
   }
 }
 
-/** Rejects with the signal's reason (an AbortError DOMException by default) when aborted. */
-export function throwIfAborted(signal) {
-  if (signal?.aborted) {
-    throw signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
-  }
-}
-
-const abortReason = (signal) => signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
-
-/**
- * `promise`, or a rejection with the signal's reason as soon as it aborts: a read that
- * never settles (a stalled network source, say) cannot hold up an aborted call.
- */
-export function untilAborted(promise, signal) {
-  if (!signal) return promise;
-  if (signal.aborted) {
-    promise.catch(() => {}); // settles later, unobserved
-    return Promise.reject(abortReason(signal));
-  }
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      promise.catch(() => {});
-      reject(abortReason(signal));
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => { signal.removeEventListener('abort', onAbort); resolve(value); },
-      (error) => { signal.removeEventListener('abort', onAbort); reject(error); },
-    );
-  });
-}
-
-/** The chunks of `iterable`, each wait for the next one abortable by `signal`. */
-export async function* chunksUntilAborted(iterable, signal) {
-  const it = iterable[Symbol.asyncIterator]();
-  let finished = false;
-  try {
-    for (;;) {
-      const { done, value } = await untilAborted(it.next(), signal);
-      if (done) {
-        finished = true;
-        return;
-      }
-      yield value;
-    }
-  } finally {
-    // Stops the source (cancels its stream) when we leave early; a stalled read is left behind.
-    if (!finished) it.return?.()?.catch?.(() => {});
-  }
+/** A failed read of the source, with what failed as the cause. */
+export function readError(message, cause) {
+  return new SafetensorsError('ReadError', message, { cause });
 }

@@ -1,66 +1,44 @@
-// Reader for the packed report written by cpp/header_table.cpp (layout described there).
-
-const SEVERITIES = ['error', 'warning', 'info'];
-const VERSION = 1;
-const decoder = new TextDecoder();
+// Reader for the packed report written by cpp/wasm/header_table.cpp (sequence described there).
+import { TableReader, readFindings, withTensor } from './table_reader.js';
 
 /**
  * Decodes a packed report (a copy, not a view on the wasm heap).
  * @param {Uint8Array} bytes
+ * @param {ReturnType<typeof import('./core_tables.js').decodeCoreTables>} tables
  */
-export function decodeHeaderTable(bytes) {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const count = view.getUint32(0, true);
-  const textBytes = view.getUint32(4, true);
-  const numbers = new Float64Array(bytes.buffer, bytes.byteOffset + 8, count);
-  const text = decoder.decode(bytes.subarray(8 + count * 8, 8 + count * 8 + textBytes));
-  let at = 0;
-  const num = () => numbers[at++];
-  const str = () => {
-    const start = numbers[at];
-    const end = numbers[at + 1];
-    at += 2;
-    return text.slice(start, end);
-  };
+export function decodeHeaderTable(bytes, tables) {
+  const r = new TableReader(bytes);
+  const referenceError = tables.referenceErrors[r.num()];
+  // The verdict is the first finding when the reference rejects the file.
+  const rejection = referenceError === null ? [] : [withTensor(r, { code: referenceError, severity: tables.referenceErrorSeverity, message: r.str() })];
+  const fileSize = r.num();
+  const headerSize = r.num();
+  const dataStart = r.num();
+  const findings = [...rejection, ...readFindings(r, tables)];
 
-  if (num() !== VERSION) throw new Error('safetensors-wasm: the .wasm does not match this JS version');
-  const dtypes = new Array(num());
-  for (let i = 0; i < dtypes.length; i++) dtypes[i] = str();
-
-  const referenceError = str() || null;
-  const fileSize = num();
-  const headerSize = num();
-  const dataStart = num();
-  const headerParsed = num() === 1;
-
-  const findings = new Array(num());
-  for (let i = 0; i < findings.length; i++) {
-    const code = str();
-    const severity = SEVERITIES[num()];
-    const message = str();
-    findings[i] = num() === 1 ? { code, severity, message, tensor: str() } : { code, severity, message };
-  }
-
-  const metadataCount = num();
+  const metadataCount = r.num();
   let metadata = null;
   if (metadataCount >= 0) {
     // fromEntries defines own properties, so keys such as "__proto__" stay plain data.
     const entries = new Array(metadataCount);
-    for (let i = 0; i < metadataCount; i++) entries[i] = [str(), str()];
+    for (let i = 0; i < metadataCount; i++) entries[i] = [r.str(), r.str()];
     metadata = Object.fromEntries(entries);
   }
 
-  const tensors = new Array(num());
-  for (let i = 0; i < tensors.length; i++) {
-    const name = str();
-    const dtype = dtypes[num()];
-    const shape = new Array(num());
-    for (let d = 0; d < shape.length; d++) shape[d] = num();
-    const begin = num();
-    const end = num();
-    const tensor = { name, dtype, shape, dataOffsets: [begin, end], byteLength: end - begin };
-    if (num() === 1) tensor.exactShape = shape.map(() => BigInt(str()));
+  const count = r.num();
+  const tensors = new Array(count);
+  const dtypeIndex = new Uint8Array(count); // kept beside the public objects: no name lookups per read
+  for (let i = 0; i < count; i++) {
+    const name = r.str();
+    const dtype = r.num();
+    const shape = new Array(r.num());
+    for (let d = 0; d < shape.length; d++) shape[d] = r.num();
+    const begin = r.num();
+    const end = r.num();
+    const tensor = { name, dtype: tables.dtypes[dtype].name, shape, dataOffsets: [begin, end], byteLength: end - begin };
+    if (r.num() === 1) tensor.exactShape = shape.map(() => BigInt(r.str()));
     tensors[i] = tensor;
+    dtypeIndex[i] = dtype;
   }
-  return { dtypes, referenceError, fileSize, headerSize, dataStart, headerParsed, findings, metadata, tensors };
+  return { referenceError, fileSize, headerSize, dataStart, findings, metadata, tensors, dtypeIndex };
 }

@@ -1,7 +1,8 @@
 // Public API: open a .safetensors file (header, metadata, tensor list) or validate it.
-import { analyzeByteSource, initSafetensors } from './core.js';
+import { initSafetensors } from './core.js';
 import { toByteSource } from './byte_source.js';
 import { SafetensorsError } from './errors.js';
+import { readHeader } from './read_header.js';
 import { planTensorRead } from './tensor_plan.js';
 import { decodeTensor } from './tensor_decode.js';
 import { scanData } from './data_scan.js';
@@ -22,28 +23,40 @@ function tensorNotFound(name, tensors) {
   return new SafetensorsError('TensorNotFound', `no tensor named ${JSON.stringify(name)} in this file; ${has}`, { tensor: name });
 }
 
+// The verdict part of a decoded header: what validateSafetensors returns.
+function verdictOf(header) {
+  return { loadable: header.referenceError === null, referenceError: header.referenceError, findings: header.findings, tensors: header.tensors.length };
+}
+
+async function readSource(input, signal) {
+  const source = await toByteSource(input);
+  const header = await readHeader(await initSafetensors(), source, signal);
+  return { source, header };
+}
+
 /**
- * Reads the header of a .safetensors file and returns its tensors and metadata, and
- * getTensor() to read tensors. Only the first 8 + N bytes are read here.
- * @throws {SafetensorsError} when the reference loader would reject the file
+ * Reads the header of a .safetensors file and returns its tensors and metadata, its
+ * report, and getTensor() to read tensors. Only the first 8 + N bytes are read here.
+ * @throws {SafetensorsError} when the reference loader would reject the file (with `.report`)
  */
 export async function openSafetensors(input, options = {}) {
   const { signal } = checkOptions(options);
-  const source = await toByteSource(input);
-  const report = await analyzeByteSource(source, signal);
-  if (report.referenceError !== null) {
-    const [first] = report.findings;
-    throw new SafetensorsError(report.referenceError, first.message, { tensor: first.tensor, findings: report.findings });
+  const { source, header } = await readSource(input, signal);
+  const report = verdictOf(header);
+  if (!report.loadable) {
+    const [first] = header.findings;
+    throw new SafetensorsError(header.referenceError, first.message, { tensor: first.tensor, findings: header.findings, report });
   }
-  const { dataStart, dtypes } = report;
-  let byName = null; // built on the first getTensor: opening stays as cheap as the header parse
+  const { dataStart, tensors, dtypeIndex } = header;
+  let byIndex = null; // name -> index, built on the first getTensor: opening stays as cheap as the header parse
   return {
-    tensors: report.tensors,
-    metadata: report.metadata,
-    headerSize: report.headerSize,
+    tensors,
+    metadata: header.metadata,
+    headerSize: header.headerSize,
     dataStart,
-    fileSize: report.fileSize,
-    findings: report.findings,
+    fileSize: header.fileSize,
+    findings: header.findings,
+    report,
     /**
      * Reads one tensor (or rows of it) into a typed array, streaming only its bytes.
      * @param {string} name
@@ -53,12 +66,13 @@ export async function openSafetensors(input, options = {}) {
      */
     async getTensor(name, tensorOptions = {}) {
       checkOptions(tensorOptions);
-      byName ??= new Map(report.tensors.map((t) => [t.name, t]));
-      const tensor = byName.get(name);
-      if (tensor === undefined) throw tensorNotFound(name, report.tensors);
-      const plan = planTensorRead(tensor, dataStart, tensorOptions);
+      byIndex ??= new Map(tensors.map((t, i) => [t.name, i]));
+      const index = byIndex.get(name);
+      if (index === undefined) throw tensorNotFound(name, tensors);
+      const tensor = tensors[index];
       const core = await initSafetensors();
-      return decodeTensor(core, source, plan, tensor, dtypes.indexOf(tensor.dtype), tensorOptions);
+      const plan = planTensorRead(tensor, core.tables.dtypes[dtypeIndex[index]], dataStart, tensorOptions);
+      return decodeTensor(core, source, plan, tensor, tensorOptions);
     },
   };
 }
@@ -72,16 +86,10 @@ export async function openSafetensors(input, options = {}) {
 export async function validateSafetensors(input, options = {}) {
   const { signal, scanData: wantScan = false } = checkOptions(options);
   if (typeof wantScan !== 'boolean') throw new TypeError('options.scanData must be a boolean');
-  const source = await toByteSource(input);
-  const report = await analyzeByteSource(source, signal);
-  const result = {
-    loadable: report.referenceError === null,
-    referenceError: report.referenceError,
-    findings: report.findings,
-    tensors: report.tensors.length,
-  };
+  const { source, header } = await readSource(input, signal);
+  const result = verdictOf(header);
   if (!wantScan) return result;
   if (!result.loadable) return { ...result, dataScan: null };
-  const scan = await scanData(await initSafetensors(), source, report, options);
-  return { ...result, findings: [...report.findings, ...scan.findings], dataScan: scan.dataScan };
+  const scan = await scanData(await initSafetensors(), source, header, options);
+  return { ...result, findings: [...header.findings, ...scan.findings], dataScan: scan.dataScan };
 }

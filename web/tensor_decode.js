@@ -1,6 +1,8 @@
 // Streams one tensor's bytes into its typed array. Chunks that need converting pass
 // through a bounded scratch area in the wasm heap; the result is built in JS memory.
-import { SafetensorsError, chunksUntilAborted, throwIfAborted } from './errors.js';
+import { throwIfAborted } from './abort.js';
+import { SafetensorsError } from './errors.js';
+import { streamThroughHeap } from './heap_stream.js';
 
 /** Input bytes converted per wasm call; the heap scratch is this plus its float32 output. */
 export const SCRATCH_INPUT_BYTES = 1 << 20;
@@ -9,7 +11,7 @@ function allocateResult(plan, tensor, into) {
   const { ArrayType, length } = plan;
   if (into !== undefined) {
     if (!(into instanceof ArrayType) || into.length < length) {
-      const got = ArrayBuffer.isView(into) ? `a ${into.constructor.name} of ${into.length}` : typeof into;
+      const got = ArrayBuffer.isView(into) ? `a ${into.constructor.name} of ${/** @type {any} */ (into).length}` : typeof into;
       throw new TypeError(`options.into must be a ${ArrayType.name} of at least ${length} elements for tensor "${tensor.name}", got ${got}`);
     }
     return into.subarray(0, length);
@@ -26,91 +28,84 @@ function allocateResult(plan, tensor, into) {
   }
 }
 
-// Converts chunks in the wasm heap: carries the bytes of a unit (element, or F4 byte)
-// split across chunks, and copies each converted piece out before the next call.
-class HeapConverter {
-  constructor(core, plan, dtypeIndex, result) {
-    this.core = core;
-    this.plan = plan;
-    this.dtypeIndex = dtypeIndex;
-    this.result = result;
-    this.outBytesPerUnit = plan.kind === 'bool' ? 1 : plan.unitElements * 4;
-    const inputBytes = SCRATCH_INPUT_BYTES - (SCRATCH_INPUT_BYTES % plan.unitBytes);
-    this.capacity = inputBytes;
-    this.inPtr = core._malloc(inputBytes);
-    this.outPtr = core._malloc((inputBytes / plan.unitBytes) * this.outBytesPerUnit);
-    this.filled = 0;
+// Bytes that already are the result's elements: copied in place.
+class ByteCopier {
+  constructor(result) {
+    this.bytes = new Uint8Array(result.buffer, result.byteOffset, result.byteLength);
     this.written = 0;
-    if (this.inPtr === 0 || this.outPtr === 0) {
-      this.free();
-      throw new RangeError('could not allocate the conversion scratch area in the wasm heap');
-    }
   }
 
   push(chunk) {
-    const { core, plan } = this;
+    this.bytes.set(chunk, this.written);
+    this.written += chunk.byteLength;
+  }
+}
+
+// Converts chunks in the wasm heap: carries the bytes of a unit (element, or F4 byte)
+// split across chunks, and copies each converted piece out before the next call.
+class HeapConverter {
+  constructor(core, plan, result, [inPtr, outPtr], capacity) {
+    this.module = core.module;
+    this.plan = plan;
+    this.result = result;
+    this.inPtr = inPtr;
+    this.outPtr = outPtr;
+    this.capacity = capacity;
+    this.outBytesPerUnit = outputBytesPerUnit(plan);
+    this.filled = 0;
+    this.written = 0;
+  }
+
+  push(chunk) {
+    const { module: m, plan } = this;
     for (let at = 0; at < chunk.byteLength;) {
       const n = Math.min(this.capacity - this.filled, chunk.byteLength - at);
-      core.HEAPU8.set(chunk.subarray(at, at + n), this.inPtr + this.filled);
+      m.HEAPU8.set(chunk.subarray(at, at + n), this.inPtr + this.filled);
       this.filled += n;
       at += n;
       const units = Math.floor(this.filled / plan.unitBytes);
       if (units === 0) continue;
       const outBytes = units * this.outBytesPerUnit;
       if (plan.kind === 'bool') {
-        core._normalizeBool(this.inPtr, this.outPtr, units);
-        this.result.set(core.HEAPU8.subarray(this.outPtr, this.outPtr + outBytes), this.written);
+        m._normalizeBool(this.inPtr, this.outPtr, units);
+        this.result.set(m.HEAPU8.subarray(this.outPtr, this.outPtr + outBytes), this.written);
       } else {
-        core._convertToF32(this.dtypeIndex, this.inPtr, this.outPtr, units * plan.unitElements);
-        this.result.set(core.HEAPF32.subarray(this.outPtr >>> 2, (this.outPtr + outBytes) >>> 2), this.written);
+        m._convertToF32(plan.dtype, this.inPtr, this.outPtr, units * plan.unitElements);
+        this.result.set(m.HEAPF32.subarray(this.outPtr >>> 2, (this.outPtr + outBytes) >>> 2), this.written);
       }
       this.written += outBytes / this.result.BYTES_PER_ELEMENT;
       const used = units * plan.unitBytes;
-      core.HEAPU8.copyWithin(this.inPtr, this.inPtr + used, this.inPtr + this.filled);
+      m.HEAPU8.copyWithin(this.inPtr, this.inPtr + used, this.inPtr + this.filled);
       this.filled -= used;
     }
   }
+}
 
-  free() {
-    if (this.inPtr) this.core._free(this.inPtr);
-    if (this.outPtr) this.core._free(this.outPtr);
-    this.inPtr = 0;
-    this.outPtr = 0;
-  }
+function outputBytesPerUnit(plan) {
+  return plan.unitElements * plan.ArrayType.BYTES_PER_ELEMENT;
 }
 
 /**
  * Reads plan.byteLength bytes at plan.offset from `source` and returns the typed array.
- * @param {object} core the wasm module
+ * @param {import('./core.js').Core} core
  * @param {{ chunks(offset: number, length: number): AsyncIterable<Uint8Array> }} source
- * @param {ReturnType<import('./tensor_plan.js').planTensorRead>} plan
+ * @param {ReturnType<typeof import('./tensor_plan.js').planTensorRead>} plan
  * @param {{ name: string, shape: number[] }} tensor
- * @param {number} dtypeIndex the dtype's index in the core's Dtype enum
  * @param {{ signal?: AbortSignal, onProgress?: (done: number, total: number) => void, into?: ArrayBufferView }} options
  */
-export async function decodeTensor(core, source, plan, tensor, dtypeIndex, options) {
-  const { signal, onProgress, into } = options;
-  throwIfAborted(signal);
-  const result = allocateResult(plan, tensor, into);
-  const total = plan.byteLength;
-  const resultBytes = new Uint8Array(result.buffer, result.byteOffset, result.byteLength);
-  const converter = plan.kind === 'copy' ? null : new HeapConverter(core, plan, dtypeIndex, result);
-  let done = 0;
-  try {
-    if (total > 0) {
-      for await (const chunk of chunksUntilAborted(source.chunks(plan.offset, total), signal)) {
-        throwIfAborted(signal);
-        if (converter) converter.push(chunk);
-        else resultBytes.set(chunk, done);
-        done += chunk.byteLength;
-        onProgress?.(done, total);
-        throwIfAborted(signal); // before asking for (and reading ahead) the next chunk
-      }
-    }
-    throwIfAborted(signal);
-    if (total === 0) onProgress?.(0, 0);
-  } finally {
-    converter?.free();
+export async function decodeTensor(core, source, plan, tensor, options) {
+  throwIfAborted(options.signal);
+  const result = allocateResult(plan, tensor, options.into);
+  const range = { offset: plan.offset, length: plan.byteLength };
+  if (plan.kind === 'copy') {
+    await streamThroughHeap(core, source, range, options, () => new ByteCopier(result));
+    return result;
   }
+  const inputBytes = SCRATCH_INPUT_BYTES - (SCRATCH_INPUT_BYTES % plan.unitBytes);
+  const heap = [
+    { bytes: inputBytes, what: 'the conversion input buffer' },
+    { bytes: (inputBytes / plan.unitBytes) * outputBytesPerUnit(plan), what: 'the conversion output buffer' },
+  ];
+  await streamThroughHeap(core, source, { ...range, heap }, options, (buffers) => new HeapConverter(core, plan, result, buffers, inputBytes));
   return result;
 }

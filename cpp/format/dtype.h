@@ -77,7 +77,7 @@ struct DtypeInfo {
 /// @brief Number of dtypes.
 inline constexpr int kDtypeCount = 22;
 
-/// @brief The table, indexed by Dtype. Bits are the reference's (../../docs/reference-rules.md).
+/// @brief The table, indexed by Dtype. Bits are the reference's (docs/reference-rules.md).
 inline constexpr std::array<DtypeInfo, kDtypeCount> kDtypes{{
     //  name           bits  storage               scan
     {"BOOL",             8,  Storage::Bool,        ScanClass::AnyByte},

@@ -39,6 +39,7 @@ void encode_core_tables(std::vector<std::uint8_t>& out) {
   for (std::string_view name : kReferenceErrorNames) w.string(name);
   w.number(kSeverityCount);
   for (std::string_view name : kSeverityNames) w.string(name);
+  w.number(static_cast<double>(Severity::Error));  // the severity of every reference error
   w.number(kFindingCodeCount);
   for (const FindingCodeInfo& code : kFindingCodes) {
     w.string(code.name);

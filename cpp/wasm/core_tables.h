@@ -4,7 +4,8 @@
 //
 // Sequence: version; dtypes (count, then per dtype: name, bits, unit bytes, unit elements,
 // storage name); reference error names (count, names, "" first for none); severity names
-// (count, names); finding codes (count, then per code: name, severity index).
+// (count, names); the severity index of reference errors; finding codes (count, then per
+// code: name, severity index).
 #pragma once
 
 #include <cstdint>

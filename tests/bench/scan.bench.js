@@ -7,8 +7,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validateSafetensors } from '../../web/index.js';
-import { writeSafetensors } from '../js/write_safetensors.js';
-import { weightCodes } from './decode_data.js';
+import { writeSafetensors } from '../../tools/write_safetensors.js';
+import { weightCodes } from '../../tools/weight_codes.js';
 import { ROUNDS, WARMUP, runAlternating } from './timing.js';
 import { plainScan16 } from './plain_scan.js';
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDemoServer } from '../../demo/serve.js';
 import { openSafetensors } from '../../web/index.js';
-import { DTYPE_ORDER, pseudoRandomBytes } from '../js/write_safetensors.js';
+import { DTYPE_ORDER, pseudoRandomBytes } from '../../tools/write_safetensors.js';
 import { layoutFile } from '../js/fixtures.js';
 
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',

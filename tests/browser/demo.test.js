@@ -7,9 +7,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDemoServer } from '../../demo/serve.js';
-import { writeSafetensors, pseudoRandomBytes } from '../js/write_safetensors.js';
+import { writeSafetensors, pseudoRandomBytes } from '../../tools/write_safetensors.js';
 import { HAVE_REAL, REAL_DIR } from '../js/fixtures.js';
-import { writeFindingFiles } from '../js/finding_files.js';
+import { writeFindingFiles } from '../../tools/finding_files.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',

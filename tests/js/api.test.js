@@ -1,7 +1,7 @@
 // The public API on generated files: tensors, metadata, errors and findings.
 import { describe, expect, test } from 'vitest';
 import { openSafetensors, validateSafetensors, SafetensorsError } from '../../web/index.js';
-import { writeSafetensors, pseudoRandomBytes } from './write_safetensors.js';
+import { writeSafetensors, pseudoRandomBytes } from '../../tools/write_safetensors.js';
 import { rawFile, lengthOnly } from './fixtures.js';
 
 const u8 = (n, seed = 1) => pseudoRandomBytes(n, seed);

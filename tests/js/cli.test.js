@@ -5,8 +5,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { writeSafetensors } from './write_safetensors.js';
-import { writeFindingFiles } from './finding_files.js';
+import { writeSafetensors } from '../../tools/write_safetensors.js';
+import { writeFindingFiles } from '../../tools/finding_files.js';
 
 const CLI = fileURLToPath(new URL('../../web/cli.js', import.meta.url));
 let dir;

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { initSafetensors, openSafetensors, validateSafetensors, SafetensorsError } from '../../web/index.js';
 import { SWOLLEN_HEAP_BYTES } from '../../web/core.js';
-import { writeSafetensors } from './write_safetensors.js';
+import { writeSafetensors } from '../../tools/write_safetensors.js';
 import { rawFile } from './fixtures.js';
 
 const U64_MAX = 18446744073709551615n;
@@ -60,11 +60,11 @@ describe('huge and deep headers', () => {
   test('a header of 100,000,000 spaces: InvalidHeaderDeserialization, the heap grows by at most the header', async () => {
     const header = new Uint8Array(100_000_000).fill(0x20);
     const core = await initSafetensors(); // the module this call runs on, even if it is let go after
-    const before = core.HEAPU8.buffer.byteLength;
+    const before = core.heap.buffer.byteLength;
     const { kind, message } = await verdictOf(rawFile('', header));
     expect(kind).toBe('InvalidHeaderDeserialization');
     expect(message).toContain('only whitespace');
-    expect(core.HEAPU8.buffer.byteLength - before).toBeLessThanOrEqual(128 * 2 ** 20);
+    expect(core.heap.buffer.byteLength - before).toBeLessThanOrEqual(128 * 2 ** 20);
   });
 
   // simdjson's DOM sizes its buffers for the worst case: about 14 bytes per header byte, plus
@@ -77,7 +77,7 @@ describe('huge and deep headers', () => {
     expect(file.byteLength).toBeLessThan(100_000_000);
     const core = await initSafetensors(); // the module this call runs on, even if it is let go after
     const report = await validateSafetensors(file);
-    expect(core.HEAPU8.buffer.byteLength).toBeLessThanOrEqual(20 * file.byteLength);
+    expect(core.heap.buffer.byteLength).toBeLessThanOrEqual(20 * file.byteLength);
     expect(report).toMatchObject({ loadable: true, tensors: count });
     expect(report.findings.map((f) => f.code)).toEqual(['HeaderNotPadded']);
     const st = await openSafetensors(file);
@@ -94,7 +94,7 @@ describe('huge and deep headers', () => {
     expect(report.tensors).toBe(count);
     const after = await initSafetensors();
     expect(after).not.toBe(before);
-    expect(after.HEAPU8.buffer.byteLength).toBeLessThanOrEqual(SWOLLEN_HEAP_BYTES);
+    expect(after.heap.buffer.byteLength).toBeLessThanOrEqual(SWOLLEN_HEAP_BYTES);
     expect((await validateSafetensors(writeSafetensors([{ name: 'w', dtype: 'U8', shape: [1], data: new Uint8Array(1) }]))).loadable).toBe(true);
   }, 60_000);
 
@@ -117,18 +117,18 @@ describe('when the core fails', () => {
 
   test('no memory for the parser: OutOfMemory, not a verdict', async () => {
     const core = await initSafetensors();
-    const original = core._analyzeHeader;
-    core._analyzeHeader = () => null; // what the binding returns when simdjson cannot allocate
+    const original = core.module._analyzeHeader;
+    core.module._analyzeHeader = () => null; // what the binding returns when simdjson cannot allocate
     try {
       await expect(validateSafetensors(file)).rejects.toMatchObject({ name: 'SafetensorsError', code: 'OutOfMemory' });
     } finally {
-      core._analyzeHeader = original;
+      core.module._analyzeHeader = original;
     }
   });
 
   test('a trap inside the wasm becomes a typed error, and the next call gets a fresh module', async () => {
     const core = await initSafetensors();
-    core._analyzeHeader = () => { throw new WebAssembly.RuntimeError('unreachable'); };
+    core.module._analyzeHeader = () => { throw new WebAssembly.RuntimeError('unreachable'); };
     const error = await validateSafetensors(file).catch((e) => e);
     expect(error).toMatchObject({ name: 'SafetensorsError', code: 'InternalError' });
     expect(error.cause).toBeInstanceOf(WebAssembly.RuntimeError);

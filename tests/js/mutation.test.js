@@ -3,7 +3,7 @@
 // the tensors and metadata equal an independent JSON.parse decoding of the header.
 import { expect, test } from 'vitest';
 import { openSafetensors, validateSafetensors } from '../../web/index.js';
-import { pseudoRandomBytes, writeSafetensors } from './write_safetensors.js';
+import { pseudoRandomBytes, writeSafetensors } from '../../tools/write_safetensors.js';
 
 const BASE = writeSafetensors([
   { name: 'emb.w\u00e9ight', dtype: 'F16', shape: [3, 2], data: pseudoRandomBytes(12, 1) },

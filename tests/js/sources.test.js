@@ -5,7 +5,7 @@ import { openAsBlob } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSafetensors, validateSafetensors, SafetensorsError } from '../../web/index.js';
-import { writeSafetensors, pseudoRandomBytes } from './write_safetensors.js';
+import { writeSafetensors, pseudoRandomBytes } from '../../tools/write_safetensors.js';
 import { rawFile, recordingSource } from './fixtures.js';
 
 const FILE = writeSafetensors([

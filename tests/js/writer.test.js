@@ -1,6 +1,6 @@
-// The test writer emits exactly what the reference writer emits (REFERENCE-RULES.md).
+// The test writer emits exactly what the reference writer emits (docs/reference-rules.md).
 import { expect, test } from 'vitest';
-import { writeSafetensors } from './write_safetensors.js';
+import { writeSafetensors } from '../../tools/write_safetensors.js';
 
 const text = (bytes, n) => new TextDecoder().decode(bytes.subarray(8, 8 + n));
 const headerLength = (bytes) => Number(new DataView(bytes.buffer).getBigUint64(0, true));

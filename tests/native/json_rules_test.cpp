@@ -1,4 +1,4 @@
-// Step 5: the header JSON, decided as serde_json decides it (REFERENCE-RULES.md).
+// Step 5: the header JSON, decided as serde_json decides it (docs/reference-rules.md).
 #include <gtest/gtest.h>
 
 #include "file_builder.h"

@@ -1,4 +1,4 @@
-// Steps 6-7: offsets, overflow, sizes and the total file size (REFERENCE-RULES.md).
+// Steps 6-7: offsets, overflow, sizes and the total file size (docs/reference-rules.md).
 #include <gtest/gtest.h>
 
 #include "file_builder.h"

@@ -1,4 +1,4 @@
-// Steps 1-4: length prefix, limits and UTF-8 (REFERENCE-RULES.md).
+// Steps 1-4: length prefix, limits and UTF-8 (docs/reference-rules.md).
 #include <gtest/gtest.h>
 
 #include "file_builder.h"

@@ -1,4 +1,4 @@
-// The examples from the reference's own tests, as listed in REFERENCE-RULES.md.
+// The examples from the reference's own tests, as listed in docs/reference-rules.md.
 #include <gtest/gtest.h>
 
 #include "file_builder.h"

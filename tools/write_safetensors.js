@@ -1,13 +1,27 @@
-// A writer that emits what the reference writer emits (REFERENCE-RULES.md, "What
+// A writer that emits what the reference writer emits (docs/reference-rules.md, "What
 // the reference writer emits"): tensors sorted by dtype descending then name,
 // packed from 0, compact JSON with __metadata__ first, header space-padded to 8.
-// Used by the tests, the benchmarks and the demo's sample file.
+// Used by the tests, the benchmarks, the demo's sample file and the fuzzers' seeds, until
+// the package has a writer of its own.
 
-// The reference's Dtype declaration order; the writer sorts by it, descending.
+// The reference's Dtype declaration order; the writer sorts by it, descending. Written
+// here independently of the core's dtype table on purpose: tests use this writer and this
+// list as an oracle for what the core reads.
 export const DTYPE_ORDER = ['BOOL', 'F4', 'F6_E2M3', 'F6_E3M2', 'U8', 'I8', 'F8_E5M2', 'F8_E4M3', 'F8_E8M0',
   'F8_E4M3FNUZ', 'F8_E5M2FNUZ', 'I16', 'U16', 'F16', 'BF16', 'I32', 'U32', 'F32', 'C64', 'F64', 'I64', 'U64'];
 
 const encoder = new TextEncoder();
+
+/** 8-byte length prefix + header text (as given, no padding) + data bytes. */
+export function rawFile(headerText, data = 0) {
+  const header = encoder.encode(headerText);
+  const body = typeof data === 'number' ? new Uint8Array(data) : data;
+  const file = new Uint8Array(8 + header.byteLength + body.byteLength);
+  new DataView(file.buffer).setBigUint64(0, BigInt(header.byteLength), true);
+  file.set(header, 8);
+  file.set(body, 8 + header.byteLength);
+  return file;
+}
 
 /**
  * @param {{ name: string, dtype: string, shape: number[], data: Uint8Array }[]} tensors

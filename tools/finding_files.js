@@ -3,8 +3,7 @@
 // every finding is shown to work end to end on a real file.
 import { open, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeSafetensors } from './write_safetensors.js';
-import { rawFile } from './fixtures.js';
+import { rawFile, writeSafetensors } from './write_safetensors.js';
 
 const u8Entry = (name, begin, end, extra = '') => `${JSON.stringify(name)}:{"dtype":"U8","shape":[${end - begin}],"data_offsets":[${begin},${end}]${extra}}`;
 
@@ -66,7 +65,7 @@ export async function writeFindingFiles(dir, { sparse = true } = {}) {
   return out;
 }
 
-// `node tests/js/finding_files.js DIR` writes the non-sparse cases (the fuzzers' seeds).
+// `node tools/finding_files.js DIR` writes the non-sparse cases (the fuzzers' seeds).
 if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
   await writeFindingFiles(process.argv[2], { sparse: false });
 }
