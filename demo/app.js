@@ -1,5 +1,5 @@
 // The demo page: uses the package exactly as an application would.
-import { openSafetensors, validateSafetensors } from '../web/index.js';
+import { openSafetensors, validateSafetensors, SafetensorsError } from '../web/index.js';
 
 const MAX_ROWS = 2000;
 const PREVIEW_ELEMENTS = 4096;
@@ -148,6 +148,17 @@ async function scan() {
   }
 }
 
+// One read of the header: the opened file, or for a rejected file the report its error carries.
+async function open(file) {
+  try {
+    const st = await openSafetensors(file);
+    return { st, report: st.report };
+  } catch (error) {
+    if (error instanceof SafetensorsError && error.report) return { st: null, report: error.report };
+    throw error;
+  }
+}
+
 async function show(file, name) {
   scanning?.abort();
   current = { file, st: null };
@@ -155,28 +166,24 @@ async function show(file, name) {
   $('scan-status').textContent = 'Reads every tensor once, counting NaN, infinities and all-zero tensors.';
   $('file-name').textContent = name;
   $('verdict').textContent = 'reading…';
-  const report = await validateSafetensors(file);
+  const { st, report } = await open(file);
   const verdict = $('verdict');
   verdict.textContent = report.loadable ? 'loadable' : `not loadable: ${report.referenceError}`;
   verdict.className = report.loadable ? 'loadable' : 'rejected';
   $('tensor-count').textContent = String(report.tensors);
   showFindings(report.findings);
-  let tensors = [];
-  let metadata = null;
-  if (report.loadable) {
-    const st = await openSafetensors(file);
-    current.st = st;
-    $('scan').disabled = false;
-    ({ tensors, metadata } = st);
-    const params = tensors.reduce((sum, t) => sum + t.shape.reduce((a, b) => a * b, 1), 0);
+  current.st = st;
+  $('scan').disabled = st === null;
+  if (st) {
+    const params = st.tensors.reduce((sum, t) => sum + t.shape.reduce((a, b) => a * b, 1), 0);
     $('parameters').textContent = params.toLocaleString('en');
     $('sizes').textContent = `${formatBytes(st.fileSize)}; header ${formatBytes(st.headerSize)}`;
   } else {
     $('parameters').textContent = '';
     $('sizes').textContent = formatBytes(file.size);
   }
-  showMetadata(metadata);
-  showTensors(tensors);
+  showMetadata(st?.metadata ?? null);
+  showTensors(st?.tensors ?? []);
   document.body.dataset.state = 'done';
 }
 

@@ -22,12 +22,16 @@ async function withFile(path, fn) {
 }
 
 // A file we cannot read gets a report too, so --json output stays one entry per argument.
+function unreadable(path, error) {
+  const code = error instanceof SafetensorsError ? error.code : 'ReadError';
+  return { loadable: false, referenceError: null, findings: [{ code, severity: 'error', message: `cannot read ${path}: ${error.message}` }], tensors: 0 };
+}
+
 async function validatePath(path, options = {}) {
   try {
     return await withFile(path, (handle) => validateSafetensors(handle, options));
   } catch (error) {
-    const code = error instanceof SafetensorsError ? error.code : 'ReadError';
-    return { loadable: false, referenceError: null, findings: [{ code, severity: 'error', message: `cannot read ${path}: ${error.message}` }], tensors: 0 };
+    return unreadable(path, error);
   }
 }
 
@@ -64,14 +68,26 @@ function table(rows) {
   return rows.map((r) => r.map((v, c) => String(v).padEnd(widths[c])).join('  ').trimEnd()).join('\n');
 }
 
+// One read of the header: the opened file, or for a rejected file the report its error carries.
+async function openPath(path) {
+  try {
+    return await withFile(path, async (handle) => {
+      const st = await openSafetensors(handle);
+      return { st, report: st.report };
+    });
+  } catch (error) {
+    if (error instanceof SafetensorsError && error.report) return { st: null, report: error.report };
+    return { st: null, report: unreadable(path, error) };
+  }
+}
+
 async function inspect(args) {
   if (args.length !== 1) return usage();
   const [file] = args;
-  const report = await validatePath(file);
+  const { st, report } = await openPath(file);
   console.log(`${file}: ${report.loadable ? 'loadable' : `not loadable${report.referenceError ? `: ${report.referenceError}` : ''}`}`);
   for (const f of report.findings) console.log(findingLine(f));
-  if (!report.loadable) return 1;
-  const st = await withFile(file, (handle) => openSafetensors(handle));
+  if (!st) return 1;
   const params = st.tensors.reduce((sum, t) => sum + t.shape.reduce((a, b) => a * b, 1), 0);
   console.log(`size ${st.fileSize} bytes, header ${st.headerSize} bytes, data from byte ${st.dataStart}`);
   console.log(`${st.tensors.length} tensors, ${params} parameters`);

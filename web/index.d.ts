@@ -37,7 +37,7 @@ export interface FileHandleLike {
 /** What `openSafetensors` and `validateSafetensors` read from. */
 export type SafetensorsSource = Blob | ArrayBuffer | ArrayBufferView | FileHandleLike | ByteReader;
 
-/** The codes of our findings (README, "Findings"); a reference error kind is the other kind of code. */
+/** The codes of our findings (README, "Findings"); a reference error kind is the other kind of code. Checked against the core's table by tests/js/documented_codes.test.js. */
 export type FindingCode =
   | 'DuplicateTensorName' | 'DuplicateMetadataKey' | 'ArrayTensorEntry' | 'MapDtype' | 'UnknownTensorField'
   | 'HeaderNotPadded' | 'MisalignedTensor' | 'HugeTensor' | 'EmptyTensor' | 'ManyScalarTensors'
@@ -91,7 +91,11 @@ export interface GetTensorOptions<As extends 'native' | 'float32' | 'raw' = 'nat
    * even; F6 kinds refuse with code "UnsupportedConversion"); 'raw': the bytes.
    */
   as?: As;
-  /** [start, end): only these indices of the first dimension; only their bytes are read. */
+  /**
+   * [start, end): only these indices of the first dimension; only their bytes are read.
+   * TypeError when not two integers; RangeError when outside the tensor, on a scalar, or
+   * splitting a byte (F4, F6).
+   */
   rows?: [number, number];
   /** Aborts at once, even while a read is pending; the promise rejects with the signal's reason (an AbortError). */
   signal?: AbortSignal;
@@ -111,12 +115,15 @@ export interface SafetensorsFile {
   /** 8 + N: where tensor data begins. */
   dataStart: number;
   fileSize: number;
-  /** Warnings and notes about a loadable file. */
+  /** Warnings and notes about a loadable file (the same array as report.findings). */
   findings: Finding[];
+  /** The verdict from the same read of the header: what validateSafetensors would return. */
+  report: ValidationReport;
   /**
    * Reads one tensor (or `rows` of it) into a typed array, streaming only its bytes through a
    * bounded buffer. Rejects with SafetensorsError: "TensorNotFound", "TensorTooLarge" (more than
-   * one array can hold: use rows), "UnsupportedConversion", "ReadError"; RangeError for bad rows.
+   * one array can hold: use rows), "UnsupportedConversion", "ReadError", "OutOfMemory",
+   * "InternalError"; TypeError or RangeError for bad options (see GetTensorOptions.rows).
    */
   getTensor(name: string, options?: GetTensorOptions<'native'>): Promise<TensorArray>;
   getTensor(name: string, options: GetTensorOptions<'float32'>): Promise<Float32Array>;
@@ -173,10 +180,18 @@ export interface InitOptions {
   wasmBinary?: ArrayBuffer | Uint8Array;
 }
 
-/** Loads the wasm module; optional (the first call of any function does it). Call it first to pass options. */
+/**
+ * Loads the wasm module; optional (the first call of any function does it). Options given are
+ * kept for every later load, including the reload after the core fails; call it first so the
+ * first load uses them. Rejects with SafetensorsError "InitError" when the .wasm cannot be loaded.
+ */
 export function initSafetensors(options?: InitOptions): Promise<unknown>;
 
-/** Reads the header (never the data) and returns tensors and metadata; throws SafetensorsError if the reference rejects the file. */
+/**
+ * Reads the header (never the data) and returns tensors, metadata and the report; rejects with a
+ * SafetensorsError whose code is the reference error kind (and whose `report` is the full report)
+ * when the reference rejects the file.
+ */
 export function openSafetensors(source: ByteReader, options?: ReadOptions): Promise<SafetensorsFile>;
 export function openSafetensors(source: SafetensorsSource, options?: ReadOptions): Promise<SafetensorsFile>;
 
@@ -185,15 +200,26 @@ export function validateSafetensors(source: SafetensorsSource, options: Validate
 export function validateSafetensors(source: ByteReader, options?: ValidateOptions): Promise<ValidationReport>;
 export function validateSafetensors(source: SafetensorsSource, options?: ValidateOptions): Promise<ValidationReport>;
 
+/**
+ * Every `code` a SafetensorsError can have (README, "Errors"): a reference error kind for a
+ * rejected file, or one of the package's own.
+ */
+export type ErrorCode =
+  | ReferenceErrorKind
+  | 'ReadError'
+  | 'TensorNotFound'
+  | 'TensorTooLarge'
+  | 'UnsupportedConversion'
+  | 'OutOfMemory'
+  | 'InternalError'
+  | 'InitError';
+
 export class SafetensorsError extends Error {
-  constructor(code: string, message: string, details?: { tensor?: string; findings?: Finding[]; cause?: unknown });
+  constructor(code: ErrorCode, message: string, details?: { tensor?: string; findings?: Finding[]; report?: ValidationReport; cause?: unknown });
   readonly name: 'SafetensorsError';
-  /**
-   * A reference error kind for rejected files; "ReadError" when reading the source failed; getTensor's
-   * own codes; "OutOfMemory" (no memory to parse a hostile header) and "InternalError" (the wasm trapped).
-   */
-  readonly code: ReferenceErrorKind | 'ReadError' | 'TensorNotFound' | 'TensorTooLarge' | 'UnsupportedConversion'
-    | 'OutOfMemory' | 'InternalError' | (string & {});
+  readonly code: ErrorCode;
   readonly tensor?: string;
   readonly findings: Finding[];
+  /** When opening a file the reference rejects: the report of that same read. */
+  readonly report?: ValidationReport;
 }

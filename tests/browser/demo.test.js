@@ -82,6 +82,33 @@ describe('demo page in Chromium', () => {
     await page.close();
   });
 
+  test('the header of a picked file is read once, loadable or not: one parse gives verdict and tensors', async () => {
+    const file = writeSafetensors([{ name: 'w', dtype: 'F32', shape: [3], data: pseudoRandomBytes(12) }]);
+    const good = join(dir, 'once.safetensors');
+    const bad = join(dir, 'once-bad.safetensors');
+    await writeFile(good, file);
+    await writeFile(bad, file.subarray(0, file.byteLength - 1));
+    const { page, errors } = await openDemo();
+    // Every read of a picked File goes through Blob.prototype.slice: count them.
+    await page.evaluate(() => {
+      const slice = Blob.prototype.slice;
+      window.sliceCalls = 0;
+      Blob.prototype.slice = function counted(...args) {
+        window.sliceCalls += 1;
+        return slice.apply(this, args);
+      };
+    });
+    for (const [path, verdict] of [[good, 'loadable'], [bad, 'not loadable: MetadataIncompleteBuffer']]) {
+      await page.evaluate(() => { window.sliceCalls = 0; });
+      const shown = await pick(page, path);
+      expect(shown.verdict).toBe(verdict);
+      expect(shown.count).toBe('1');
+      expect(await page.evaluate(() => window.sliceCalls), path).toBe(2); // the 8-byte prefix, then the header
+    }
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   test.skipIf(!HAVE_REAL)('a picked real file (kohya LoKr, 1750 tensors)', async () => {
     const { page } = await openDemo();
     const shown = await pick(page, join(REAL_DIR, 'kohya_lycoris_lokr_dim4_f16.safetensors'));

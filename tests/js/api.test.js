@@ -69,6 +69,18 @@ describe('openSafetensors', () => {
     expect(error.findings[0].severity).toBe('error');
   });
 
+  test('one read gives the report: the same as validateSafetensors, on the file or on its error', async () => {
+    const file = writeSafetensors([{ name: 'fc.weight', dtype: 'I8', shape: [2, 2], data: u8(4) }], { format: 'pt' });
+    const st = await openSafetensors(file);
+    expect(st.report).toEqual(await validateSafetensors(file));
+    expect(st.report.findings.map((f) => f.code)).toEqual(['UnlabeledIntegerWeights']);
+    expect(st.findings).toBe(st.report.findings);
+    const truncated = file.subarray(0, file.byteLength - 1);
+    const error = await openSafetensors(truncated).catch((e) => e);
+    expect(error.report).toEqual(await validateSafetensors(truncated));
+    expect(error.report).toMatchObject({ loadable: false, referenceError: 'MetadataIncompleteBuffer', tensors: 1 });
+  });
+
   test('the error names the tensor where the reference does', async () => {
     const error = await openSafetensors(rawFile('{"late":{"dtype":"U8","shape":[2],"data_offsets":[1,3]}}', 3)).catch((e) => e);
     expect(error.code).toBe('InvalidOffset');

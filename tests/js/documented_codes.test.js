@@ -1,0 +1,58 @@
+// Every code the core knows (its tables) and every code the package throws is documented:
+// in index.d.ts's unions and in the README's tables. A new code without docs fails here.
+import { expect, test } from 'vitest';
+import { readFileSync, readdirSync } from 'node:fs';
+import { initSafetensors } from '../../web/index.js';
+
+const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+const dts = read('web/index.d.ts');
+const readme = read('README.md');
+
+// The string literals of `export type NAME = ...;` in index.d.ts.
+function union(name) {
+  const match = dts.match(new RegExp(`export type ${name} =([^;]*);`));
+  expect(match, `index.d.ts has no type ${name}`).not.toBeNull();
+  return new Set([...match[1].matchAll(/'([^']+)'/g)].map((m) => m[1]));
+}
+
+// The first-column codes (`Code`) of the README table under the heading `title`.
+function readmeTable(title) {
+  const at = readme.indexOf(`\n${title}\n`);
+  expect(at, `README has no heading ${title}`).toBeGreaterThanOrEqual(0);
+  const rows = readme.slice(at).split('\n\n').find((block) => block.startsWith('|')) ?? '';
+  return new Set(rows.split('\n').flatMap((row) => [...(row.split('|')[1] ?? '').matchAll(/`(\w+)`/g)].map((m) => m[1])));
+}
+
+test('every finding code of the core is in FindingCode and in the README findings table, with its severity', async () => {
+  const { tables } = await initSafetensors();
+  const codes = union('FindingCode');
+  const table = readmeTable('### Findings');
+  expect(tables.findingCodes.length).toBeGreaterThan(15);
+  for (const { name, severity } of tables.findingCodes) {
+    expect(codes, name).toContain(name);
+    expect(table, name).toContain(name);
+    const row = readme.split('\n').find((line) => line.startsWith('|') && line.includes(`\`${name}\``));
+    expect(row, name).toContain(`| ${severity} |`);
+  }
+  expect([...codes].sort()).toEqual(tables.findingCodes.map((c) => c.name).sort()); // and nothing stale
+});
+
+test('every reference error kind and dtype of the core is in index.d.ts', async () => {
+  const { tables } = await initSafetensors();
+  expect([...union('ReferenceErrorKind')].sort()).toEqual(tables.referenceErrors.filter((k) => k !== null).sort());
+  expect([...union('Dtype')].sort()).toEqual(tables.dtypes.map((d) => d.name).sort());
+});
+
+test('every SafetensorsError code the package throws is in index.d.ts and in the README errors table', () => {
+  const thrown = new Set();
+  for (const name of readdirSync(new URL('../../web/', import.meta.url)).filter((f) => f.endsWith('.js'))) {
+    for (const m of read(`web/${name}`).matchAll(/new SafetensorsError\('(\w+)'/g)) thrown.add(m[1]);
+  }
+  expect(thrown.size).toBeGreaterThan(5);
+  const codes = union('ErrorCode');
+  const table = readmeTable('### Errors');
+  for (const code of thrown) {
+    expect(codes, code).toContain(code);
+    expect(table, code).toContain(code);
+  }
+});
