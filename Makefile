@@ -1,4 +1,4 @@
-# Front door: make demo | make test | make build | make bench | make fuzz
+# Front door: make demo | make test | make build | make bench | make fuzz | make lint | make format
 # On a fresh Debian machine with Node, the first target you run installs what is missing.
 
 # fuzz-smoke reads PIPESTATUS.
@@ -17,10 +17,10 @@ SAMPLE := demo/sample.safetensors
 STAMP_DIR := build/stamps
 
 # Debian packages: the command or file that shows each is present.
-APT_CHECKS := em++:emscripten chromium:chromium cmake:cmake g++:g++ clang++:clang
+APT_CHECKS := em++:emscripten chromium:chromium cmake:cmake g++:g++ clang++:clang clang-format:clang-format
 APT_FILES := /usr/include/gtest/gtest.h:libgtest-dev
 
-.PHONY: setup native wasm build test demo bench fuzz fuzz-build fuzz-smoke clean native-test sanitize-test wasm-test js-test
+.PHONY: setup native wasm build test demo bench fuzz fuzz-build fuzz-smoke clean native-test sanitize-test wasm-test js-test lint format
 
 setup: $(STAMP_DIR)/apt $(STAMP_DIR)/npm
 
@@ -64,15 +64,26 @@ sanitize-test: $(STAMP_DIR)/apt $(STAMP_DIR)/npm
 	$(BUILD_TIMEOUT) cmake --build $(SANITIZE_DIR) -j2
 	ctest --test-dir $(SANITIZE_DIR) --output-on-failure -j2
 
+# The JS suite is npm test (package.json): tsc over the documented usage, then Vitest.
 js-test: build
-	npx tsc -p tests/types
-	npx vitest run --config tests/vitest.config.js
+	npm test
+
+# C++ formatting (.clang-format), ESLint (eslint.config.js) and tsc --checkJs over web/, whose
+# JSDoc refers to index.d.ts (web/tsconfig.json; it needs the built module's types).
+CXX_SOURCES = $(shell find cpp tests -name '*.h' -o -name '*.cpp')
+lint: wasm
+	clang-format --dry-run -Werror $(CXX_SOURCES)
+	npm run lint
+
+format: $(STAMP_DIR)/npm
+	clang-format -i $(CXX_SOURCES)
+	npx eslint --fix .
 
 # The WASM SIMD kernels against the scalar ones, inside wasm.
 wasm-test: build
 	node $(WASM_DIR)/simd_kernels_check.cjs
 
-test: native-test sanitize-test wasm-test js-test fuzz-smoke
+test: native-test sanitize-test wasm-test lint js-test fuzz-smoke
 
 demo: build
 	node demo/serve.js --port $(PORT)

@@ -1,7 +1,7 @@
 // Every input kind becomes one interface: { size, read(offset, length) -> Uint8Array,
 // chunks(offset, length) -> async iterable of Uint8Array }. Offsets are byte positions
 // in the file as JS numbers (exact up to 2^53).
-import { readError } from './errors.js';
+import { errorText, readError } from './errors.js';
 
 /** Bytes per read when streaming from sources that have no stream of their own. */
 export const READ_CHUNK_BYTES = 4 << 20;
@@ -41,7 +41,7 @@ async function* blobChunks(blob, offset, length) {
   try {
     reader = blob.slice(offset, offset + length).stream().getReader();
   } catch (cause) {
-    throw readError(`could not read bytes ${offset} to ${offset + length} of the file: ${cause?.message ?? cause}`, cause);
+    throw readError(`could not read bytes ${offset} to ${offset + length} of the file: ${errorText(cause)}`, cause);
   }
   let received = 0;
   let finished = false;
@@ -58,7 +58,7 @@ async function* blobChunks(blob, offset, length) {
       try {
         step = await pending;
       } catch (cause) {
-        throw readError(`reading the file failed at offset ${offset + received}: ${cause?.message ?? cause}`, cause);
+        throw readError(`reading the file failed at offset ${offset + received}: ${errorText(cause)}`, cause);
       }
       if (step.done) break;
       received += step.value.byteLength;
@@ -83,7 +83,7 @@ function fromBlob(blob) {
       try {
         buffer = await blob.slice(offset, offset + length).arrayBuffer();
       } catch (cause) {
-        throw readError(`could not read bytes ${offset} to ${offset + length} of the file: ${cause?.message ?? cause}`, cause);
+        throw readError(`could not read bytes ${offset} to ${offset + length} of the file: ${errorText(cause)}`, cause);
       }
       if (buffer.byteLength !== length) {
         throw readError(`the file returned ${buffer.byteLength} of ${length} bytes at offset ${offset}; it changed size while being read`);
@@ -99,7 +99,7 @@ async function fromFileHandle(handle) {
   try {
     ({ size } = await handle.stat());
   } catch (cause) {
-    throw readError(`could not stat the file: ${cause?.message ?? cause}`, cause);
+    throw readError(`could not stat the file: ${errorText(cause)}`, cause);
   }
   return {
     size,
@@ -114,7 +114,7 @@ async function fromFileHandle(handle) {
         try {
           ({ bytesRead } = await handle.read(out, filled, length - filled, offset + filled));
         } catch (cause) {
-          throw readError(`could not read at offset ${offset + filled}: ${cause?.message ?? cause}`, cause);
+          throw readError(`could not read at offset ${offset + filled}: ${errorText(cause)}`, cause);
         }
         if (bytesRead === 0) {
           throw readError(`the file ended at offset ${offset + filled}, before the ${size} bytes it had when opened; it changed while being read`);
@@ -141,7 +141,7 @@ function fromReader(source) {
       try {
         bytes = await source.read(offset, length);
       } catch (cause) {
-        throw readError(`source.read(${offset}, ${length}) failed: ${cause?.message ?? cause}`, cause);
+        throw readError(`source.read(${offset}, ${length}) failed: ${errorText(cause)}`, cause);
       }
       if (!(bytes instanceof Uint8Array) || bytes.byteLength !== length) {
         throw readError(`source.read(${offset}, ${length}) must resolve to a Uint8Array of ${length} bytes, got ${describe(bytes)}`);

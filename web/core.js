@@ -2,7 +2,7 @@
 // wasm becomes a typed error and the module is let go, so the next call gets a fresh one.
 import createSafetensorsCore from './wasm/safetensors_core.js';
 import { decodeCoreTables } from './core_tables.js';
-import { SafetensorsError } from './errors.js';
+import { SafetensorsError, errorText } from './errors.js';
 
 // Written out so that bundlers see and copy the .wasm (new URL + import.meta.url).
 const WASM_URL = new URL('./wasm/safetensors_core.wasm', import.meta.url);
@@ -49,7 +49,7 @@ async function load(options) {
   } catch (cause) {
     const where = options.wasmBinary ? 'the wasmBinary given' : options.locateFile ? 'the URL locateFile gave' : WASM_URL.href;
     throw new SafetensorsError('InitError',
-      `the WebAssembly core could not be loaded from ${where}: ${cause?.message ?? cause}. ` +
+      `the WebAssembly core could not be loaded from ${where}: ${errorText(cause)}. ` +
       'Serve safetensors_core.wasm beside the package, or tell initSafetensors where it is ({ locateFile } or { wasmBinary })',
       { cause });
   }

@@ -3,17 +3,23 @@
 import { SafetensorsError } from './errors.js';
 import { TableReader } from './table_reader.js';
 
+/** @typedef {import('./index.js').Dtype} Dtype */
+/** @typedef {import('./index.js').ReferenceErrorKind} ReferenceErrorKind */
+/** @typedef {import('./index.js').FindingCode} FindingCode */
+/** @typedef {import('./index.js').Finding['severity']} Severity */
+
 /** The table version this JS reads; the .wasm must be from the same build. */
 const VERSION = 2;
 
 /**
  * @param {Uint8Array} bytes
  * @returns {{
- *   dtypes: { name: string, index: number, bits: number, unitBytes: number, unitElements: number, storage: string }[],
+ *   dtypes: { name: Dtype, index: number, bits: number, unitBytes: number, unitElements: number, storage: string }[],
  *   dtypeIndex: Map<string, number>,
- *   referenceErrors: (string | null)[], referenceErrorSeverity: string,
- *   findingCodes: { name: string, severity: string }[],
+ *   referenceErrors: (ReferenceErrorKind | null)[], referenceErrorSeverity: Severity,
+ *   findingCodes: { name: FindingCode, severity: Severity }[],
  * }}
+ * The names are the core's: tests/js/documented_codes.test.js checks index.d.ts lists them all.
  */
 export function decodeCoreTables(bytes) {
   const r = new TableReader(bytes);
@@ -22,10 +28,10 @@ export function decodeCoreTables(bytes) {
     throw new SafetensorsError('InternalError',
       `safetensors-wasm: the .wasm file is from another version of the package (its tables are version ${version}, this code reads ${VERSION}); serve the .wasm that came with this package`);
   }
-  const dtypes = r.list((index) => ({ name: r.str(), index, bits: r.num(), unitBytes: r.num(), unitElements: r.num(), storage: r.str() }));
-  const referenceErrors = r.list(() => r.str() || null);
-  const severities = r.list(() => r.str());
+  const dtypes = r.list((index) => ({ name: /** @type {Dtype} */ (r.str()), index, bits: r.num(), unitBytes: r.num(), unitElements: r.num(), storage: r.str() }));
+  const referenceErrors = r.list(() => /** @type {ReferenceErrorKind | null} */ (r.str() || null));
+  const severities = r.list(() => /** @type {Severity} */ (r.str()));
   const referenceErrorSeverity = severities[r.num()];
-  const findingCodes = r.list(() => ({ name: r.str(), severity: severities[r.num()] }));
+  const findingCodes = r.list(() => ({ name: /** @type {FindingCode} */ (r.str()), severity: severities[r.num()] }));
   return { dtypes, dtypeIndex: new Map(dtypes.map((d) => [d.name, d.index])), referenceErrors, referenceErrorSeverity, findingCodes };
 }

@@ -7,9 +7,9 @@
  */
 export class SafetensorsError extends Error {
   /**
-   * @param {string} code stable identifier
+   * @param {import('./index.js').ErrorCode} code stable identifier (README, "Errors")
    * @param {string} message a sentence saying what is wrong and what to do
-   * @param {{ tensor?: string, findings?: object[], report?: object, cause?: unknown }} [details]
+   * @param {{ tensor?: string, findings?: import('./index.js').Finding[], report?: import('./index.js').ValidationReport, cause?: unknown }} [details]
    */
   constructor(code, message, details = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -19,6 +19,11 @@ export class SafetensorsError extends Error {
     this.findings = details.findings ?? [];
     if (details.report !== undefined) this.report = details.report;
   }
+}
+
+/** What went wrong, in a few words, from anything thrown. */
+export function errorText(cause) {
+  return cause instanceof Error ? cause.message : String(cause);
 }
 
 /** A failed read of the source, with what failed as the cause. */

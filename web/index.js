@@ -23,7 +23,11 @@ function tensorNotFound(name, tensors) {
   return new SafetensorsError('TensorNotFound', `no tensor named ${JSON.stringify(name)} in this file; ${has}`, { tensor: name });
 }
 
-// The verdict part of a decoded header: what validateSafetensors returns.
+/**
+ * The verdict part of a decoded header: what validateSafetensors returns.
+ * @param {ReturnType<typeof import('./header_table.js').decodeHeaderTable>} header
+ * @returns {import('./index.js').ValidationReport}
+ */
 function verdictOf(header) {
   return { loadable: header.referenceError === null, referenceError: header.referenceError, findings: header.findings, tensors: header.tensors.length };
 }
@@ -37,15 +41,18 @@ async function readSource(input, signal) {
 /**
  * Reads the header of a .safetensors file and returns its tensors and metadata, its
  * report, and getTensor() to read tensors. Only the first 8 + N bytes are read here.
+ * @param {import('./index.js').SafetensorsSource} input
+ * @param {import('./index.js').ReadOptions} [options]
+ * @returns {Promise<import('./index.js').SafetensorsFile>}
  * @throws {SafetensorsError} when the reference loader would reject the file (with `.report`)
  */
 export async function openSafetensors(input, options = {}) {
   const { signal } = checkOptions(options);
   const { source, header } = await readSource(input, signal);
   const report = verdictOf(header);
-  if (!report.loadable) {
+  if (report.referenceError !== null) {
     const [first] = header.findings;
-    throw new SafetensorsError(header.referenceError, first.message, { tensor: first.tensor, findings: header.findings, report });
+    throw new SafetensorsError(report.referenceError, first.message, { tensor: first.tensor, findings: header.findings, report });
   }
   const { dataStart, tensors, dtypeIndex } = header;
   let byIndex = null; // name -> index, built on the first getTensor: opening stays as cheap as the header parse
@@ -82,6 +89,9 @@ export async function openSafetensors(input, options = {}) {
  * knowing about it. Never throws for a bad file (only for bad arguments or
  * failed reads). With `scanData: true`, a loadable file's tensors are also read
  * once, chunk by chunk, counting NaN, infinities and all-zero tensors.
+ * @param {import('./index.js').SafetensorsSource} input
+ * @param {import('./index.js').ValidateOptions} [options]
+ * @returns {Promise<import('./index.js').ValidationReport>}
  */
 export async function validateSafetensors(input, options = {}) {
   const { signal, scanData: wantScan = false } = checkOptions(options);

@@ -44,6 +44,13 @@ class ByteCopier {
 // Converts chunks in the wasm heap: carries the bytes of a unit (element, or F4 byte)
 // split across chunks, and copies each converted piece out before the next call.
 class HeapConverter {
+  /**
+   * @param {import('./core.js').Core} core
+   * @param {ReturnType<typeof import('./tensor_plan.js').planTensorRead>} plan
+   * @param {any} result the typed array being filled
+   * @param {number[]} buffers the input and output scratch areas
+   * @param {number} capacity input bytes per wasm call
+   */
   constructor(core, plan, result, [inPtr, outPtr], capacity) {
     this.module = core.module;
     this.plan = plan;

@@ -59,8 +59,8 @@ export function planTensorRead(tensor, dtype, dataStart, options) {
   }
 
   const base = { offset, byteLength, dtype: dtype.index };
-  const copy = (ArrayType) => ({ ...base, ArrayType, length: byteLength / ArrayType.BYTES_PER_ELEMENT, kind: 'copy', unitBytes: 1, unitElements: 1 });
-  const converted = (kind, ArrayType) => ({ ...base, ArrayType, length: elements, kind, unitBytes: dtype.unitBytes, unitElements: dtype.unitElements });
+  const copy = (ArrayType) => ({ ...base, ArrayType, length: byteLength / ArrayType.BYTES_PER_ELEMENT, kind: /** @type {const} */ ('copy'), unitBytes: 1, unitElements: 1 });
+  const converted = (/** @type {'float32' | 'bool'} */ kind, ArrayType) => ({ ...base, ArrayType, length: elements, kind, unitBytes: dtype.unitBytes, unitElements: dtype.unitElements });
   if (as === 'raw' || (as === 'native' && storage === 'packed')) return copy(Uint8Array);
   if (storage === 'packed') {
     throw new SafetensorsError('UnsupportedConversion', `tensor "${name}" is ${dtype.name}, which has no float32 conversion here (how writers pack 6-bit floats into bytes is not settled); read it with { as: 'raw' }`, { tensor: name });

@@ -22,17 +22,17 @@ enum class Outcome : std::uint8_t {
 
 /// @brief Everything the header tells.
 struct Report {
-  Outcome outcome = Outcome::Verdict;            ///< whether there is a verdict
-  ReferenceError error = ReferenceError::None;   ///< the reference verdict
-  std::string error_message;                     ///< when rejected: what is wrong and what to do
-  std::optional<std::string> error_tensor;       ///< when rejected: the tensor the reference names
-  std::vector<Finding> findings;                 ///< our findings (also on rejected files, as far as read)
-  std::vector<TensorEntry> tensors;              ///< after duplicates are resolved; in data order once step 6 ran
-  bool has_metadata = false;                     ///< __metadata__ present and not null
-  Metadata metadata;                             ///< duplicates resolved, last value wins
-  std::uint64_t file_size = 0;                   ///< as given
-  std::uint64_t header_length = 0;               ///< N from the length prefix (0 if unreadable)
-  std::uint64_t data_start = 0;                  ///< 8 + N
+  Outcome outcome = Outcome::Verdict;           ///< whether there is a verdict
+  ReferenceError error = ReferenceError::None;  ///< the reference verdict
+  std::string error_message;                    ///< when rejected: what is wrong and what to do
+  std::optional<std::string> error_tensor;      ///< when rejected: the tensor the reference names
+  std::vector<Finding> findings;                ///< our findings (also on rejected files, as far as read)
+  std::vector<TensorEntry> tensors;             ///< after duplicates are resolved; in data order once step 6 ran
+  bool has_metadata = false;                    ///< __metadata__ present and not null
+  Metadata metadata;                            ///< duplicates resolved, last value wins
+  std::uint64_t file_size = 0;                  ///< as given
+  std::uint64_t header_length = 0;              ///< N from the length prefix (0 if unreadable)
+  std::uint64_t data_start = 0;                 ///< 8 + N
 };
 
 }  // namespace safetensors

@@ -10,10 +10,10 @@ namespace safetensors {
 
 /// @brief How a format spends its largest codes.
 enum class MiniFloatSpecials : std::uint8_t {
-  Ieee,        ///< all-ones exponent: infinity (mantissa 0) or NaN (F16, F8_E5M2)
-  FiniteNan,   ///< only all-ones exponent and mantissa is NaN, no infinity (F8_E4M3, "FN")
-  UnsignedNan, ///< the negative-zero code is the only NaN, no infinity, no -0 ("FNUZ")
-  None,        ///< every code is a finite number (F4 E2M1)
+  Ieee,         ///< all-ones exponent: infinity (mantissa 0) or NaN (F16, F8_E5M2)
+  FiniteNan,    ///< only all-ones exponent and mantissa is NaN, no infinity (F8_E4M3, "FN")
+  UnsignedNan,  ///< the negative-zero code is the only NaN, no infinity, no -0 ("FNUZ")
+  None,         ///< every code is a finite number (F4 E2M1)
 };
 
 /// @brief A sign bit, `exp_bits` exponent bits with `bias`, `man_bits` mantissa bits.

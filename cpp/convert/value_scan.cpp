@@ -69,8 +69,7 @@ std::size_t unit_bytes(ScanClass c) {
 
 }  // namespace
 
-ValueScanner::ValueScanner(Dtype dtype)
-    : dtype_(dtype), class_(dtype_info(dtype).scan), unit_(unit_bytes(class_)) {}
+ValueScanner::ValueScanner(Dtype dtype) : dtype_(dtype), class_(dtype_info(dtype).scan), unit_(unit_bytes(class_)) {}
 
 void ValueScanner::feed(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return;
@@ -95,8 +94,10 @@ void ValueScanner::feed(const std::uint8_t* data, std::size_t size) {
       const auto byte = static_cast<std::uint8_t>(code);
       float v = 0;
       convert_to_f32_scalar(dtype_, &byte, &v, 1);
-      if (std::isnan(v)) counts_.nan += histogram_[code];
-      else if (std::isinf(v)) (v > 0 ? counts_.pos_inf : counts_.neg_inf) += histogram_[code];
+      if (std::isnan(v))
+        counts_.nan += histogram_[code];
+      else if (std::isinf(v))
+        (v > 0 ? counts_.pos_inf : counts_.neg_inf) += histogram_[code];
       counts_.nonzero |= !(v == 0.0f);  // NaN and infinities are not zero either
       histogram_[code] = 0;
     }

@@ -85,8 +85,8 @@ constexpr const FindingCodeInfo& finding_code_info(FindingCode code) {
 
 /// @brief One observation about the file, for a person.
 struct Finding {
-  FindingCode code;                   ///< what kind of observation (name and severity in kFindingCodes)
-  std::string message;                ///< a sentence saying what it means and what to do
+  FindingCode code;                        ///< what kind of observation (name and severity in kFindingCodes)
+  std::string message;                     ///< a sentence saying what it means and what to do
   std::optional<std::string> tensor = {};  ///< the tensor concerned, if one is
 
   /// @brief The code's severity.

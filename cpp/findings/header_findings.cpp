@@ -6,26 +6,27 @@
 
 namespace safetensors {
 
-void add_header_findings(const ParsedHeader& header, const DuplicateCounts& duplicates,
-                         std::vector<Finding>& out) {
+void add_header_findings(const ParsedHeader& header, const DuplicateCounts& duplicates, std::vector<Finding>& out) {
   // One finding per code, naming the first case: a hostile header may repeat every name.
   if (!duplicates.tensor_names.empty()) {
     const std::string& name = duplicates.tensor_names[0];
     const std::size_t n = duplicates.tensor_names.size();
-    const std::string first = quote_name(name) + " appears " + group_digits(duplicates.tensor_name_repeats[0]) + " times";
+    const std::string first =
+        quote_name(name) + " appears " + group_digits(duplicates.tensor_name_repeats[0]) + " times";
     out.push_back({FindingCode::DuplicateTensorName,
-        (n == 1 ? "tensor name " + first : group_digits(n) + " tensor names appear more than once (first: " + first + ")") +
-            " in the header; the reference loader keeps the last entry and ignores the others, "
-            "other readers may not. The format forbids duplicate names: re-export the file",
-        name});
+                   (n == 1 ? "tensor name " + first
+                           : group_digits(n) + " tensor names appear more than once (first: " + first + ")") +
+                       " in the header; the reference loader keeps the last entry and ignores the others, "
+                       "other readers may not. The format forbids duplicate names: re-export the file",
+                   name});
   }
   if (!duplicates.metadata_keys.empty()) {
     const std::size_t n = duplicates.metadata_keys.size();
     out.push_back({FindingCode::DuplicateMetadataKey,
-        (n == 1 ? "metadata key " : group_digits(n) + " metadata keys (first: ") + quote_name(duplicates.metadata_keys[0]) +
-            (n == 1 ? " appears" : ") appear") +
-            " more than once in __metadata__; the reference loader keeps the last value, "
-            "other readers may keep the first"});
+                   (n == 1 ? "metadata key " : group_digits(n) + " metadata keys (first: ") +
+                       quote_name(duplicates.metadata_keys[0]) + (n == 1 ? " appears" : ") appear") +
+                       " more than once in __metadata__; the reference loader keeps the last value, "
+                       "other readers may keep the first"});
   }
   std::uint32_t arrays = 0, dtype_maps = 0, unknown = 0;
   const std::string* first_array = nullptr;
@@ -37,20 +38,20 @@ void add_header_findings(const ParsedHeader& header, const DuplicateCounts& dupl
   }
   if (arrays != 0) {
     out.push_back({FindingCode::ArrayTensorEntry,
-        group_digits(arrays) + " tensor entries (first: " + quote_name(*first_array) +
-            ") are written as [dtype, shape, data_offsets] arrays; the reference accepts this, "
-            "most other readers do not. Re-export the file with a standard writer",
-        *first_array});
+                   group_digits(arrays) + " tensor entries (first: " + quote_name(*first_array) +
+                       ") are written as [dtype, shape, data_offsets] arrays; the reference accepts this, "
+                       "most other readers do not. Re-export the file with a standard writer",
+                   *first_array});
   }
   if (dtype_maps != 0) {
-    out.push_back({FindingCode::MapDtype,
-        group_digits(dtype_maps) + " tensor entries write their dtype as {\"NAME\": null}; "
-            "the reference accepts this, most other readers do not"});
+    out.push_back({FindingCode::MapDtype, group_digits(dtype_maps) +
+                                              " tensor entries write their dtype as {\"NAME\": null}; "
+                                              "the reference accepts this, most other readers do not"});
   }
   if (unknown != 0) {
     out.push_back({FindingCode::UnknownTensorField,
-        group_digits(unknown) + " tensor entries have fields besides dtype, shape and data_offsets; "
-            "the reference loader ignores them"});
+                   group_digits(unknown) + " tensor entries have fields besides dtype, shape and data_offsets; "
+                                           "the reference loader ignores them"});
   }
 }
 

@@ -32,41 +32,47 @@ void add_layout_findings(std::span<const TensorEntry> tensors, std::uint64_t dat
   }
   if (data_bytes != 0 && data_start % 8 != 0) {
     out.push_back({FindingCode::HeaderNotPadded,
-        "the tensor data starts at byte " + group_digits(data_start) +
-            ", not a multiple of 8: the header is not padded with spaces as the reference writer "
-            "pads it. Legal, but loaders that use tensors in place (memory-mapped, zero-copy) need "
-            "aligned data and must copy instead; re-saving with a current writer fixes it"});
+                   "the tensor data starts at byte " + group_digits(data_start) +
+                       ", not a multiple of 8: the header is not padded with spaces as the reference writer "
+                       "pads it. Legal, but loaders that use tensors in place (memory-mapped, zero-copy) need "
+                       "aligned data and must copy instead; re-saving with a current writer fixes it"});
   }
   if (misaligned != 0) {
     const TensorEntry& t = *first_misaligned;
     out.push_back({FindingCode::MisalignedTensor,
-        tensors_verb(misaligned, "starts", "start") + " at a file offset that is not a multiple of the element size "
-            "(first: " + quote_name(t.name) + ", " + std::string(dtype_name(t.dtype)) + " at byte " +
-            group_digits(data_start + t.begin) + "). Legal, but zero-copy loaders must copy "
-            "them; MLX and older writers produce such files",
-        t.name});
+                   tensors_verb(misaligned, "starts", "start") +
+                       " at a file offset that is not a multiple of the element size "
+                       "(first: " +
+                       quote_name(t.name) + ", " + std::string(dtype_name(t.dtype)) + " at byte " +
+                       group_digits(data_start + t.begin) +
+                       "). Legal, but zero-copy loaders must copy "
+                       "them; MLX and older writers produce such files",
+                   t.name});
   }
   if (huge != 0) {
     out.push_back({FindingCode::HugeTensor,
-        tensors_verb(huge, "is", "are") + " larger than 2 GiB (largest: " + quote_name(largest->name) + ", " +
-            count_bytes(largest->end - largest->begin) + "). Runtimes with 32-bit sizes or buffer "
-            "limits (some GPU APIs, older browsers) cannot hold them whole; read them in parts "
-            "(getTensor's rows option)",
-        largest->name});
+                   tensors_verb(huge, "is", "are") + " larger than 2 GiB (largest: " + quote_name(largest->name) +
+                       ", " + count_bytes(largest->end - largest->begin) +
+                       "). Runtimes with 32-bit sizes or buffer "
+                       "limits (some GPU APIs, older browsers) cannot hold them whole; read them in parts "
+                       "(getTensor's rows option)",
+                   largest->name});
   }
   if (empty != 0) {
     out.push_back({FindingCode::EmptyTensor,
-        tensors_verb(empty, "has", "have") + " zero elements (first: " + quote_name(first_empty->name) + ", shape " +
-            format_shape(first_empty->shape) + "); legal and they hold no data, but check that the "
-            "exporter did not drop their values",
-        first_empty->name});
+                   tensors_verb(empty, "has", "have") + " zero elements (first: " + quote_name(first_empty->name) +
+                       ", shape " + format_shape(first_empty->shape) +
+                       "); legal and they hold no data, but check that the "
+                       "exporter did not drop their values",
+                   first_empty->name});
   }
   if (scalars >= kManyScalars) {
-    out.push_back({FindingCode::ManyScalarTensors,
-        group_digits(scalars) + " of " + group_digits(tensors.size()) +
-            " tensors are scalars (shape []); each costs a header entry of about 70 bytes for a few bytes of "
-            "data, and loaders pay per tensor. Normal for some formats (LoRA alphas, step counters); "
-            "otherwise consider packing them into one tensor"});
+    out.push_back(
+        {FindingCode::ManyScalarTensors,
+         group_digits(scalars) + " of " + group_digits(tensors.size()) +
+             " tensors are scalars (shape []); each costs a header entry of about 70 bytes for a few bytes of "
+             "data, and loaders pay per tensor. Normal for some formats (LoRA alphas, step counters); "
+             "otherwise consider packing them into one tensor"});
   }
 }
 

@@ -51,9 +51,7 @@ std::string group_digits(std::uint64_t value) {
   return out;
 }
 
-std::string count_bytes(std::uint64_t value) {
-  return group_digits(value) + (value == 1 ? " byte" : " bytes");
-}
+std::string count_bytes(std::uint64_t value) { return group_digits(value) + (value == 1 ? " byte" : " bytes"); }
 
 std::string tensors_verb(std::uint64_t n, std::string_view one, std::string_view many) {
   return group_digits(n) + (n == 1 ? " tensor " : " tensors ") + std::string(n == 1 ? one : many);

@@ -22,7 +22,7 @@ constexpr std::array<std::string_view, 2> kKnownKeys = {"format", "lora_adapter_
 constexpr std::array<std::string_view, 5> kKnownFormats = {"pt", "tf", "flax", "mlx", "np"};
 // Words that say a file holds quantized weights, in metadata keys or values.
 constexpr std::array<std::string_view, 10> kQuantWords = {"quant", "bitsandbytes", "bnb", "gptq", "awq",
-                                                          "int8", "int4", "nf4", "8bit", "4bit"};
+                                                          "int8",  "int4",         "nf4", "8bit", "4bit"};
 // What companion tensors of a quantized weight are called (bitsandbytes SCB/absmax/quant_state,
 // compressed-tensors weight_scale/weight_zero_point, GPTQ scales/qzeros).
 constexpr std::array<std::string_view, 5> kCompanionWords = {"scale", "zero_point", "absmax", "scb", "quant"};
@@ -83,9 +83,9 @@ void add_key_findings(const Metadata& metadata, std::vector<Finding>& out) {
     if (!known_key(key) && unknown++ < kListedKeys) listed += (listed.empty() ? "" : ", ") + quote_name(key);
     if (key == "format" && std::find(kKnownFormats.begin(), kKnownFormats.end(), value) == kKnownFormats.end()) {
       out.push_back({FindingCode::UnusualFormat,
-          "metadata says format " + quote_name(value) +
-              "; transformers refuses files whose format is not 'pt', 'tf', 'flax' or 'mlx'. If this "
-              "is a PyTorch checkpoint, set format to 'pt'"});
+                     "metadata says format " + quote_name(value) +
+                         "; transformers refuses files whose format is not 'pt', 'tf', 'flax' or 'mlx'. If this "
+                         "is a PyTorch checkpoint, set format to 'pt'"});
     }
     if (value.size() > kLargeMetadataValue) {
       ++large;
@@ -98,21 +98,23 @@ void add_key_findings(const Metadata& metadata, std::vector<Finding>& out) {
   }
   if (unknown != 0) {
     out.push_back({FindingCode::UnknownMetadataKey,
-        group_digits(unknown) + (unknown == 1 ? " metadata key is" : " metadata keys are") +
-            " outside the families this library knows (format, ss_*, sshs_*, modelspec.*, ssmd_*, "
-            "sd_merge_*, lora_adapter_metadata): " + listed + (unknown > kListedKeys ? ", ..." : "") +
-            ". They are kept as data; their meaning is up to whoever wrote them"});
+                   group_digits(unknown) + (unknown == 1 ? " metadata key is" : " metadata keys are") +
+                       " outside the families this library knows (format, ss_*, sshs_*, modelspec.*, ssmd_*, "
+                       "sd_merge_*, lora_adapter_metadata): " +
+                       listed + (unknown > kListedKeys ? ", ..." : "") +
+                       ". They are kept as data; their meaning is up to whoever wrote them"});
   }
   if (large != 0) {
     out.push_back({FindingCode::LargeMetadataValue,
-        group_digits(large) + (large == 1 ? " metadata value is" : " metadata values are") +
-            " larger than 64 KiB (largest: " + quote_name(*largest_key) + ", " + count_bytes(largest_size) +
-            (largest_is_image ? ", an embedded image" : "") +
-            "); every reader loads the whole header, so large values slow down opening the file"});
+                   group_digits(large) + (large == 1 ? " metadata value is" : " metadata values are") +
+                       " larger than 64 KiB (largest: " + quote_name(*largest_key) + ", " + count_bytes(largest_size) +
+                       (largest_is_image ? ", an embedded image" : "") +
+                       "); every reader loads the whole header, so large values slow down opening the file"});
   }
 }
 
-void add_integer_weight_findings(std::span<const TensorEntry> tensors, const Metadata& metadata, std::vector<Finding>& out) {
+void add_integer_weight_findings(std::span<const TensorEntry> tensors, const Metadata& metadata,
+                                 std::vector<Finding>& out) {
   std::vector<std::size_t> candidates;
   for (std::size_t i = 0; i < tensors.size(); ++i) {
     const TensorEntry& t = tensors[i];
@@ -123,7 +125,9 @@ void add_integer_weight_findings(std::span<const TensorEntry> tensors, const Met
   // A quantization config is small; the search stops at kHintSearchBytes of each value so a
   // hostile 100 MB value costs a bounded scan.
   for (const auto& [key, value] : metadata) {
-    if (contains_any(key, kQuantWords) || contains_any(std::string_view(value).substr(0, kHintSearchBytes), kQuantWords)) return;
+    if (contains_any(key, kQuantWords) ||
+        contains_any(std::string_view(value).substr(0, kHintSearchBytes), kQuantWords))
+      return;
   }
   // A weight "m.weight" is explained by another tensor of its module whose name says what
   // it is: "m.weight_scale", "m.SCB", "m.weight.absmax", "m.weight.quant_state.bitsandbytes__nf4".
@@ -132,7 +136,8 @@ void add_integer_weight_findings(std::span<const TensorEntry> tensors, const Met
   for (const TensorEntry& t : tensors) names.emplace_back(t.name);
   std::sort(names.begin(), names.end());
   auto has_companion = [&](std::string_view prefix) {
-    for (auto it = std::lower_bound(names.begin(), names.end(), prefix); it != names.end() && it->starts_with(prefix); ++it) {
+    for (auto it = std::lower_bound(names.begin(), names.end(), prefix); it != names.end() && it->starts_with(prefix);
+         ++it) {
       if (contains_any(it->substr(prefix.size()), kCompanionWords)) return true;
     }
     return false;
@@ -148,12 +153,12 @@ void add_integer_weight_findings(std::span<const TensorEntry> tensors, const Met
   }
   if (unlabeled == 0) return;
   out.push_back({FindingCode::UnlabeledIntegerWeights,
-      group_digits(unlabeled) + (unlabeled == 1 ? " U8/I8 tensor is" : " U8/I8 tensors are") +
-          " named like float weights (first: " + quote_name(first->name) +
-          ") but neither the metadata nor companion scale/zero_point tensors say how they were "
-          "quantized; a loader will use the raw integers as the weights. Keep the quantization "
-          "config with the file, or re-export the float weights",
-      first->name});
+                 group_digits(unlabeled) + (unlabeled == 1 ? " U8/I8 tensor is" : " U8/I8 tensors are") +
+                     " named like float weights (first: " + quote_name(first->name) +
+                     ") but neither the metadata nor companion scale/zero_point tensors say how they were "
+                     "quantized; a loader will use the raw integers as the weights. Keep the quantization "
+                     "config with the file, or re-export the float weights",
+                 first->name});
 }
 
 }  // namespace

@@ -13,14 +13,15 @@ void ScanTally::add(std::size_t index, const ValueCounts& counts) {
   if (counts.all_zero() && zero_tensors_++ == 0) first_zero_ = index;
 }
 
-std::vector<Finding> ScanTally::findings(std::string_view first_nonfinite_name, std::string_view first_zero_name) const {
+std::vector<Finding> ScanTally::findings(std::string_view first_nonfinite_name,
+                                         std::string_view first_zero_name) const {
   std::vector<Finding> out;
   if (nonfinite_tensors_ != 0) {
     const ValueCounts& c = first_nonfinite_counts_;
     out.push_back({FindingCode::NonFiniteValues,
-                   tensors_verb(nonfinite_tensors_, "holds", "hold") + " NaN or infinite values (first: " +
-                       quote_name(first_nonfinite_name) + ", " + group_digits(c.nan) + " NaN, " + group_digits(c.pos_inf) +
-                       " +inf, " + group_digits(c.neg_inf) +
+                   tensors_verb(nonfinite_tensors_, "holds", "hold") +
+                       " NaN or infinite values (first: " + quote_name(first_nonfinite_name) + ", " +
+                       group_digits(c.nan) + " NaN, " + group_digits(c.pos_inf) + " +inf, " + group_digits(c.neg_inf) +
                        " -inf); computations with them give NaN. The weights are damaged or training diverged: "
                        "check the source of the file",
                    std::string(first_nonfinite_name)});

@@ -78,31 +78,34 @@ struct DtypeInfo {
 inline constexpr int kDtypeCount = 22;
 
 /// @brief The table, indexed by Dtype. Bits are the reference's (docs/reference-rules.md).
+// One row per dtype, in columns.
+// clang-format off
 inline constexpr std::array<DtypeInfo, kDtypeCount> kDtypes{{
-    //  name           bits  storage               scan
-    {"BOOL",             8,  Storage::Bool,        ScanClass::AnyByte},
-    {"F4",               4,  Storage::NarrowFloat, ScanClass::SignedNibbles},
-    {"F6_E2M3",          6,  Storage::Packed,      ScanClass::AnyByte},
-    {"F6_E3M2",          6,  Storage::Packed,      ScanClass::AnyByte},
-    {"U8",               8,  Storage::U8,          ScanClass::AnyByte},
-    {"I8",               8,  Storage::I8,          ScanClass::AnyByte},
-    {"F8_E5M2",          8,  Storage::NarrowFloat, ScanClass::ByteCodes},
-    {"F8_E4M3",          8,  Storage::NarrowFloat, ScanClass::ByteCodes},
-    {"F8_E8M0",          8,  Storage::NarrowFloat, ScanClass::ByteCodes},
-    {"F8_E4M3FNUZ",      8,  Storage::NarrowFloat, ScanClass::ByteCodes},
-    {"F8_E5M2FNUZ",      8,  Storage::NarrowFloat, ScanClass::ByteCodes},
-    {"I16",             16,  Storage::I16,         ScanClass::AnyByte},
-    {"U16",             16,  Storage::U16,         ScanClass::AnyByte},
-    {"F16",             16,  Storage::NarrowFloat, ScanClass::Half},
-    {"BF16",            16,  Storage::NarrowFloat, ScanClass::BFloat},
-    {"I32",             32,  Storage::I32,         ScanClass::AnyByte},
-    {"U32",             32,  Storage::U32,         ScanClass::AnyByte},
-    {"F32",             32,  Storage::F32,         ScanClass::Single},
-    {"C64",             64,  Storage::F32,         ScanClass::Single},
-    {"F64",             64,  Storage::F64,         ScanClass::Double},
-    {"I64",             64,  Storage::I64,         ScanClass::AnyByte},
-    {"U64",             64,  Storage::U64,         ScanClass::AnyByte},
+    // name          bits  storage               scan
+    {"BOOL",          8,  Storage::Bool,        ScanClass::AnyByte},
+    {"F4",            4,  Storage::NarrowFloat, ScanClass::SignedNibbles},
+    {"F6_E2M3",       6,  Storage::Packed,      ScanClass::AnyByte},
+    {"F6_E3M2",       6,  Storage::Packed,      ScanClass::AnyByte},
+    {"U8",            8,  Storage::U8,          ScanClass::AnyByte},
+    {"I8",            8,  Storage::I8,          ScanClass::AnyByte},
+    {"F8_E5M2",       8,  Storage::NarrowFloat, ScanClass::ByteCodes},
+    {"F8_E4M3",       8,  Storage::NarrowFloat, ScanClass::ByteCodes},
+    {"F8_E8M0",       8,  Storage::NarrowFloat, ScanClass::ByteCodes},
+    {"F8_E4M3FNUZ",   8,  Storage::NarrowFloat, ScanClass::ByteCodes},
+    {"F8_E5M2FNUZ",   8,  Storage::NarrowFloat, ScanClass::ByteCodes},
+    {"I16",          16,  Storage::I16,         ScanClass::AnyByte},
+    {"U16",          16,  Storage::U16,         ScanClass::AnyByte},
+    {"F16",          16,  Storage::NarrowFloat, ScanClass::Half},
+    {"BF16",         16,  Storage::NarrowFloat, ScanClass::BFloat},
+    {"I32",          32,  Storage::I32,         ScanClass::AnyByte},
+    {"U32",          32,  Storage::U32,         ScanClass::AnyByte},
+    {"F32",          32,  Storage::F32,         ScanClass::Single},
+    {"C64",          64,  Storage::F32,         ScanClass::Single},
+    {"F64",          64,  Storage::F64,         ScanClass::Double},
+    {"I64",          64,  Storage::I64,         ScanClass::AnyByte},
+    {"U64",          64,  Storage::U64,         ScanClass::AnyByte},
 }};
+// clang-format on
 
 /// @brief The row of `d`.
 constexpr const DtypeInfo& dtype_info(Dtype d) { return kDtypes[static_cast<std::size_t>(d)]; }

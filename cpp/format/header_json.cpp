@@ -41,14 +41,12 @@ std::string describe_json_error(simdjson::error_code err) {
   switch (err) {
     case simdjson::DEPTH_ERROR:
       return "JSON is nested more than 127 levels deep; the reference's JSON reader stops at 128";
-    case simdjson::STRING_ERROR:
-      return "a JSON string has an invalid escape sequence or an unpaired UTF-16 surrogate";
+    case simdjson::STRING_ERROR: return "a JSON string has an invalid escape sequence or an unpaired UTF-16 surrogate";
     case simdjson::UNESCAPED_CHARS:
       return "a JSON string contains a raw control character (U+0000 to U+001F); these must be escaped";
     case simdjson::UNCLOSED_STRING: return "a JSON string is not closed";
     case simdjson::NUMBER_ERROR:
-    case simdjson::BIGINT_ERROR:
-      return "a JSON number is malformed or too large for a 64-bit float";
+    case simdjson::BIGINT_ERROR: return "a JSON number is malformed or too large for a 64-bit float";
     case simdjson::EMPTY: return "the header holds no JSON value";
     default:
       return "JSON syntax error (a missing or extra comma, colon, bracket or brace, an unknown word, "
@@ -75,16 +73,16 @@ class EntryReader {
     if (value.type() == element_type::ARRAY) {
       quirks.written_as_array = true;
       simdjson::dom::array fields = value.get_array().value_unsafe();
-      if (fields.size() != 3) return fail("is an array of " + std::to_string(fields.size()) +
-                                          " values; the accepted array form is [dtype, shape, data_offsets]");
+      if (fields.size() != 3)
+        return fail("is an array of " + std::to_string(fields.size()) +
+                    " values; the accepted array form is [dtype, shape, data_offsets]");
       auto it = fields.begin();
       if (!read_dtype(*it, entry, quirks)) return false;
       if (!read_shape(*++it, entry)) return false;
       return read_offsets(*++it, entry);
     }
     if (value.type() != element_type::OBJECT) {
-      return fail(std::string("is ") + type_name(value.type()) +
-                  ", not an object with dtype, shape and data_offsets");
+      return fail(std::string("is ") + type_name(value.type()) + ", not an object with dtype, shape and data_offsets");
     }
     bool seen_dtype = false, seen_shape = false, seen_offsets = false;
     const simdjson::dom::object fields = value.get_object().value_unsafe();
@@ -199,8 +197,8 @@ std::optional<std::string> read_document(element root, ParsedHeader& out) {
       for (auto item : map) {
         std::string_view text;
         if (item.value.get_string().get(text)) {
-          return "metadata key " + quote_name(item.key) + " has a value that is " +
-                 type_name(item.value.type()) + "; every __metadata__ value must be a string";
+          return "metadata key " + quote_name(item.key) + " has a value that is " + type_name(item.value.type()) +
+                 "; every __metadata__ value must be a string";
         }
         out.metadata.emplace_back(std::string(item.key), std::string(text));
       }
@@ -230,8 +228,8 @@ HeaderJsonResult parse_header_json(std::span<const std::uint8_t> header, bool pa
   while (end > begin && is_json_space(header[end - 1])) --end;
   if (begin == end) return failure("the header is empty: it holds only whitespace, not a JSON object");
   if (header[begin] != '{') {
-    const bool bom = end - begin >= 3 && header[begin] == 0xEF && header[begin + 1] == 0xBB &&
-                     header[begin + 2] == 0xBF;
+    const bool bom =
+        end - begin >= 3 && header[begin] == 0xEF && header[begin + 1] == 0xBB && header[begin + 2] == 0xBF;
     return failure(bom ? "the header starts with a UTF-8 byte-order mark, which the reference rejects"
                        : "the header is not a JSON object (it does not start with '{')");
   }
@@ -249,8 +247,7 @@ HeaderJsonResult parse_header_json(std::span<const std::uint8_t> header, bool pa
   std::optional<std::string> rewritten;
   if (may_contain_negative_zero(text)) rewritten = rewrite_serde_numbers(text);
   element root;
-  auto err = rewritten ? parser.parse(*rewritten).get(root)
-                       : parser.parse(text.data(), text.size(), !padded).get(root);
+  auto err = rewritten ? parser.parse(*rewritten).get(root) : parser.parse(text.data(), text.size(), !padded).get(root);
   if ((err == simdjson::BIGINT_ERROR || err == simdjson::NUMBER_ERROR) && !rewritten) {
     rewritten = rewrite_serde_numbers(text);
     if (rewritten) err = parser.parse(*rewritten).get(root);

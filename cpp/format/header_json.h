@@ -23,10 +23,10 @@ enum class JsonOutcome : std::uint8_t {
 /// @brief The result of reading the header JSON.
 struct HeaderJsonResult {
   JsonOutcome outcome = JsonOutcome::Rejected;  ///< how it ended
-  std::string reason;       ///< why it was rejected, for a person
-  ParsedHeader header;      ///< filled when ok
-  std::size_t leading_space = 0;   ///< JSON whitespace bytes before the '{'
-  std::size_t trailing_space = 0;  ///< JSON whitespace bytes after the JSON value (padding)
+  std::string reason;                           ///< why it was rejected, for a person
+  ParsedHeader header;                          ///< filled when ok
+  std::size_t leading_space = 0;                ///< JSON whitespace bytes before the '{'
+  std::size_t trailing_space = 0;               ///< JSON whitespace bytes after the JSON value (padding)
 };
 
 /// @brief Parses the header (UTF-8 already checked).

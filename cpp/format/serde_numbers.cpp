@@ -21,8 +21,8 @@ bool digits_greater(std::string_view digits, std::string_view limit) {
 // agrees, otherwise the literal that makes simdjson agree.
 std::optional<std::string_view> replacement_for(bool negative, std::string_view digits) {
   if (negative && digits == "0") return "-0.0";
-  const bool out_of_range = negative ? digits_greater(digits, "9223372036854775808")
-                                     : digits_greater(digits, "18446744073709551615");
+  const bool out_of_range =
+      negative ? digits_greater(digits, "9223372036854775808") : digits_greater(digits, "18446744073709551615");
   if (!out_of_range) return std::nullopt;
   // serde_json computes the f64 value; it rejects the literal if that is infinite.
   const std::string text(digits);
@@ -33,9 +33,7 @@ std::optional<std::string_view> replacement_for(bool negative, std::string_view 
 
 }  // namespace
 
-bool may_contain_negative_zero(std::string_view json) {
-  return json.find("-0") != std::string_view::npos;
-}
+bool may_contain_negative_zero(std::string_view json) { return json.find("-0") != std::string_view::npos; }
 
 std::optional<std::string> rewrite_serde_numbers(std::string_view json) {
   std::string out;

@@ -19,7 +19,8 @@ LayoutResult check_layout(std::vector<TensorEntry>& tensors) {
     return a.begin != b.begin ? a.begin < b.begin : a.end < b.end;
   };
   // Writers usually list tensors in data order: check before paying for a sort that moves every entry.
-  if (!std::is_sorted(tensors.begin(), tensors.end(), by_offsets)) std::stable_sort(tensors.begin(), tensors.end(), by_offsets);
+  if (!std::is_sorted(tensors.begin(), tensors.end(), by_offsets))
+    std::stable_sort(tensors.begin(), tensors.end(), by_offsets);
   LayoutResult result;
   std::uint64_t start = 0;
   for (std::size_t i = 0; i < tensors.size(); ++i) {

@@ -20,9 +20,7 @@ std::size_t valid_sequence_at(std::span<const std::uint8_t> b, std::size_t i) {
   }
   if (in(c, 0xF0, 0xF4)) {
     const std::uint8_t lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
-    return left >= 4 && in(b[i + 1], lo, hi) && in(b[i + 2], 0x80, 0xBF) && in(b[i + 3], 0x80, 0xBF)
-               ? 4
-               : 0;
+    return left >= 4 && in(b[i + 1], lo, hi) && in(b[i + 2], 0x80, 0xBF) && in(b[i + 3], 0x80, 0xBF) ? 4 : 0;
   }
   return 0;
 }

@@ -15,8 +15,8 @@ namespace {
 // Storage as JavaScript names it: the typed array (without "Array") whose elements the
 // bytes are, or how the bytes become values (web/tensor_plan.js).
 constexpr std::array<std::string_view, 13> kStorageNames{
-    "Uint8", "Int8", "Uint16", "Int16", "Uint32", "Int32", "BigUint64", "BigInt64", "Float32", "Float64",
-    "narrow-float", "bool", "packed",
+    "Uint8",    "Int8",    "Uint16",  "Int16",        "Uint32", "Int32",  "BigUint64",
+    "BigInt64", "Float32", "Float64", "narrow-float", "bool",   "packed",
 };
 static_assert(static_cast<std::size_t>(Storage::Packed) + 1 == kStorageNames.size());
 

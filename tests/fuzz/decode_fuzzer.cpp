@@ -70,7 +70,7 @@ void check_scan(Dtype dtype, const std::vector<std::uint8_t>& in, const std::vec
   if (got.nan != nan || got.pos_inf != pos || got.neg_inf != neg || got.nonzero != nonzero) __builtin_trap();
 }
 
-constexpr Dtype kSmallFloats[] = {Dtype::F16, Dtype::BF16, Dtype::F8_E5M2, Dtype::F8_E4M3,
+constexpr Dtype kSmallFloats[] = {Dtype::F16,         Dtype::BF16,        Dtype::F8_E5M2, Dtype::F8_E4M3,
                                   Dtype::F8_E4M3FNUZ, Dtype::F8_E5M2FNUZ, Dtype::F8_E8M0};
 
 }  // namespace

@@ -20,7 +20,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::memcpy(&extra, input.data(), 8);
     input = input.subspan(8);
     file_size = input.size() + (extra >> (data[0] >> 1 & 63));  // spread claimed sizes over all scales
-    if (file_size < input.size()) file_size = UINT64_MAX;        // wrapped: the largest claim
+    if (file_size < input.size()) file_size = UINT64_MAX;       // wrapped: the largest claim
   }
   const safetensors::Report report = safetensors::analyze_header(input, file_size);
   // Invariants that must hold for every input.

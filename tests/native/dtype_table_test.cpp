@@ -17,10 +17,10 @@ struct Expected {
 
 // The reference's Dtype enum in declaration order, with bitsize().
 constexpr Expected kReference[] = {
-    {"BOOL", 8},  {"F4", 4},     {"F6_E2M3", 6},     {"F6_E3M2", 6},     {"U8", 8},   {"I8", 8},
-    {"F8_E5M2", 8}, {"F8_E4M3", 8}, {"F8_E8M0", 8}, {"F8_E4M3FNUZ", 8}, {"F8_E5M2FNUZ", 8},
-    {"I16", 16},  {"U16", 16},   {"F16", 16},        {"BF16", 16},       {"I32", 32}, {"U32", 32},
-    {"F32", 32},  {"C64", 64},   {"F64", 64},        {"I64", 64},        {"U64", 64},
+    {"BOOL", 8},    {"F4", 4},      {"F6_E2M3", 6}, {"F6_E3M2", 6},     {"U8", 8},          {"I8", 8},
+    {"F8_E5M2", 8}, {"F8_E4M3", 8}, {"F8_E8M0", 8}, {"F8_E4M3FNUZ", 8}, {"F8_E5M2FNUZ", 8}, {"I16", 16},
+    {"U16", 16},    {"F16", 16},    {"BF16", 16},   {"I32", 32},        {"U32", 32},        {"F32", 32},
+    {"C64", 64},    {"F64", 64},    {"I64", 64},    {"U64", 64},
 };
 
 TEST(DtypeTable, NamesBitsAndOrderAreTheReferences) {
@@ -31,7 +31,8 @@ TEST(DtypeTable, NamesBitsAndOrderAreTheReferences) {
     EXPECT_EQ(dtype_bits(d), kReference[i].bits) << kReference[i].name;
     EXPECT_EQ(parse_dtype(kReference[i].name), d);
   }
-  for (const char* rejected : {"f16", "F8_E4M3FN", "C128", "U4", "", "F16 "}) EXPECT_FALSE(parse_dtype(rejected)) << rejected;
+  for (const char* rejected : {"f16", "F8_E4M3FN", "C128", "U4", "", "F16 "})
+    EXPECT_FALSE(parse_dtype(rejected)) << rejected;
 }
 
 TEST(DtypeTable, DerivedSizes) {

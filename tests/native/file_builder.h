@@ -52,11 +52,10 @@ inline ReferenceError header_verdict(std::string_view header, std::size_t data_s
 }
 
 /// @brief One tensor entry as the reference writer emits it.
-inline std::string entry(std::string_view name, std::string_view dtype, std::string_view shape,
-                         std::uint64_t begin, std::uint64_t end) {
-  return "\"" + std::string(name) + "\":{\"dtype\":\"" + std::string(dtype) + "\",\"shape\":" +
-         std::string(shape) + ",\"data_offsets\":[" + std::to_string(begin) + "," +
-         std::to_string(end) + "]}";
+inline std::string entry(std::string_view name, std::string_view dtype, std::string_view shape, std::uint64_t begin,
+                         std::uint64_t end) {
+  return "\"" + std::string(name) + "\":{\"dtype\":\"" + std::string(dtype) + "\",\"shape\":" + std::string(shape) +
+         ",\"data_offsets\":[" + std::to_string(begin) + "," + std::to_string(end) + "]}";
 }
 
 }  // namespace safetensors::testing

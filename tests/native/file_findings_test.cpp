@@ -69,7 +69,10 @@ TEST(LayoutFindings, ATensorOffTheGridOfItsElementSizeIsMisaligned) {
   EXPECT_EQ(find(loadable(padded_file(shifted, 4)), FindingCode::MisalignedTensor), nullptr);
   // Sub-byte kinds and empty tensors have nothing to align.
   EXPECT_EQ(find(loadable(padded_file("{" + entry("b", "U8", "[1]", 0, 1) + "," + entry("f4", "F4", "[2]", 1, 2) + "," +
-                                      entry("e", "F64", "[0]", 2, 2) + "}", 2)), FindingCode::MisalignedTensor), nullptr);
+                                          entry("e", "F64", "[0]", 2, 2) + "}",
+                                      2)),
+                 FindingCode::MisalignedTensor),
+            nullptr);
 }
 
 TEST(LayoutFindings, TensorsOver2GiBAreHuge) {
@@ -87,18 +90,21 @@ TEST(LayoutFindings, TensorsOver2GiBAreHuge) {
 }
 
 TEST(LayoutFindings, ZeroElementTensorsAreEmpty) {
-  const Report r = loadable(padded_file("{" + entry("a", "F32", "[1]", 0, 4) + "," + entry("z", "F32", "[3,0]", 4, 4) + "," +
-                                        entry("y", "I64", "[0]", 4, 4) + "}", 4));
+  const Report r = loadable(padded_file("{" + entry("a", "F32", "[1]", 0, 4) + "," + entry("z", "F32", "[3,0]", 4, 4) +
+                                            "," + entry("y", "I64", "[0]", 4, 4) + "}",
+                                        4));
   const Finding* f = find(r, FindingCode::EmptyTensor);
   ASSERT_NE(f, nullptr);
   EXPECT_NE(f->message.find("2 tensors"), std::string::npos) << f->message;
-  EXPECT_EQ(find(loadable(padded_file("{" + entry("s", "F32", "[]", 0, 4) + "}", 4)), FindingCode::EmptyTensor), nullptr);
+  EXPECT_EQ(find(loadable(padded_file("{" + entry("s", "F32", "[]", 0, 4) + "}", 4)), FindingCode::EmptyTensor),
+            nullptr);
 }
 
 TEST(LayoutFindings, ScalarsAreReportedFromAThousandOn) {
   for (std::size_t count : {kManyScalars - 1, kManyScalars}) {
     std::string header = "{";
-    for (std::size_t i = 0; i < count; ++i) header += (i ? "," : "") + entry("s" + std::to_string(i), "U8", "[]", i, i + 1);
+    for (std::size_t i = 0; i < count; ++i)
+      header += (i ? "," : "") + entry("s" + std::to_string(i), "U8", "[]", i, i + 1);
     const Report r = loadable(padded_file(header + "}", count));
     EXPECT_EQ(find(r, FindingCode::ManyScalarTensors) != nullptr, count >= kManyScalars) << count;
   }
@@ -120,7 +126,8 @@ TEST(SpacingFindings, LeadingWhitespaceAndOversizedPadding) {
   const Finding* lead = find(spaced, FindingCode::LeadingWhitespace);
   ASSERT_NE(lead, nullptr);
   EXPECT_NE(lead->message.find("3 bytes"), std::string::npos) << lead->message;
-  EXPECT_EQ(find(loadable(make_file("{}" + std::string(kOversizedPadding, ' '))), FindingCode::OversizedHeader), nullptr);
+  EXPECT_EQ(find(loadable(make_file("{}" + std::string(kOversizedPadding, ' '))), FindingCode::OversizedHeader),
+            nullptr);
   const Report r = loadable(make_file("{}" + std::string(kOversizedPadding + 1, ' ')));
   const Finding* big = find(r, FindingCode::OversizedHeader);
   ASSERT_NE(big, nullptr);
@@ -142,7 +149,9 @@ TEST(MetadataFindings, KeysOutsideKnownFamiliesAreListed) {
 
 TEST(MetadataFindings, FormatValuesOtherThanTheKnownFiveWarn) {
   for (const char* ok : {"pt", "tf", "flax", "mlx", "np"}) {
-    EXPECT_EQ(find(loadable(metadata_file(std::string(R"("format":")") + ok + "\"")), FindingCode::UnusualFormat), nullptr) << ok;
+    EXPECT_EQ(find(loadable(metadata_file(std::string(R"("format":")") + ok + "\"")), FindingCode::UnusualFormat),
+              nullptr)
+        << ok;
   }
   const Report r = loadable(metadata_file(R"("format":"pytorch")"));
   const Finding* f = find(r, FindingCode::UnusualFormat);
@@ -166,9 +175,10 @@ TEST(MetadataFindings, LargeValuesAreNotedAndImagesRecognised) {
 }
 
 // A file with an integer `name` tensor plus `others` (each U8 [1]) and optional metadata.
-std::string integer_weight_file(const std::string& dtype, const std::string& name,
-                                std::vector<std::string> others = {}, const std::string& metadata = "") {
-  std::string header = "{" + (metadata.empty() ? "" : "\"__metadata__\":{" + metadata + "},") + entry(name, dtype, dtype == "I32" ? "[1]" : "[4]", 0, 4);
+std::string integer_weight_file(const std::string& dtype, const std::string& name, std::vector<std::string> others = {},
+                                const std::string& metadata = "") {
+  std::string header = "{" + (metadata.empty() ? "" : "\"__metadata__\":{" + metadata + "},") +
+                       entry(name, dtype, dtype == "I32" ? "[1]" : "[4]", 0, 4);
   std::uint64_t at = 4;
   for (const std::string& other : others) header += "," + entry(other, "U8", "[1]", at, at + 1), ++at;
   return padded_file(header + "}", at);
@@ -186,27 +196,39 @@ TEST(MetadataFindings, IntegerWeightsWithoutQuantizationHintsWarn) {
   }
   // Not weights by name, or not integers.
   EXPECT_EQ(find(loadable(integer_weight_file("U8", "tokens")), FindingCode::UnlabeledIntegerWeights), nullptr);
-  EXPECT_EQ(find(loadable(integer_weight_file("U8", "layer.overweight")), FindingCode::UnlabeledIntegerWeights), nullptr);
+  EXPECT_EQ(find(loadable(integer_weight_file("U8", "layer.overweight")), FindingCode::UnlabeledIntegerWeights),
+            nullptr);
   EXPECT_EQ(find(loadable(integer_weight_file("I32", "layer.weight")), FindingCode::UnlabeledIntegerWeights), nullptr);
 }
 
 TEST(MetadataFindings, CompanionTensorsOrMetadataExplainIntegerWeights) {
-  const std::vector<std::vector<std::string>> companions = {
-      {"m.weight_scale"}, {"m.weight_zero_point"}, {"m.SCB"}, {"m.weight.absmax", "m.weight.quant_map"},
-      {"m.weight.quant_state.bitsandbytes__nf4"}, {"m.scales"}};
+  const std::vector<std::vector<std::string>> companions = {{"m.weight_scale"},
+                                                            {"m.weight_zero_point"},
+                                                            {"m.SCB"},
+                                                            {"m.weight.absmax", "m.weight.quant_map"},
+                                                            {"m.weight.quant_state.bitsandbytes__nf4"},
+                                                            {"m.scales"}};
   for (const auto& others : companions) {
-    EXPECT_EQ(find(loadable(integer_weight_file("I8", "m.weight", others)), FindingCode::UnlabeledIntegerWeights), nullptr) << others[0];
+    EXPECT_EQ(find(loadable(integer_weight_file("I8", "m.weight", others)), FindingCode::UnlabeledIntegerWeights),
+              nullptr)
+        << others[0];
   }
   // A companion of another module does not count.
-  EXPECT_NE(find(loadable(integer_weight_file("I8", "m.weight", {"other.weight_scale"})), FindingCode::UnlabeledIntegerWeights), nullptr);
-  for (const char* metadata : {R"("quantization_config":"{}")", R"("format":"pt","method":"GPTQ")", R"("ss_dtype":"bnb 8bit")"}) {
-    EXPECT_EQ(find(loadable(integer_weight_file("U8", "m.weight", {}, metadata)), FindingCode::UnlabeledIntegerWeights), nullptr) << metadata;
+  EXPECT_NE(find(loadable(integer_weight_file("I8", "m.weight", {"other.weight_scale"})),
+                 FindingCode::UnlabeledIntegerWeights),
+            nullptr);
+  for (const char* metadata :
+       {R"("quantization_config":"{}")", R"("format":"pt","method":"GPTQ")", R"("ss_dtype":"bnb 8bit")"}) {
+    EXPECT_EQ(find(loadable(integer_weight_file("U8", "m.weight", {}, metadata)), FindingCode::UnlabeledIntegerWeights),
+              nullptr)
+        << metadata;
   }
 }
 
 TEST(FileFindings, RealFilesGetTheFindingsTheirLayoutCallsFor) {
   const std::filesystem::path dir = SAFETENSORS_REAL_FIXTURES;
-  if (!std::filesystem::is_directory(dir)) GTEST_SKIP() << "skipped: " << dir << " is absent (real fixtures live in ../shared)";
+  if (!std::filesystem::is_directory(dir))
+    GTEST_SKIP() << "skipped: " << dir << " is absent (real fixtures live in ../shared)";
   auto read = [&](const char* name) {
     std::ifstream in(dir / name, std::ios::binary);
     return analyze(std::string{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()});
@@ -214,8 +236,8 @@ TEST(FileFindings, RealFilesGetTheFindingsTheirLayoutCallsFor) {
   const Report kohya = read("kohya_lycoris_lokr_dim4_f16.safetensors");  // pre-0.3 writer: no padding
   EXPECT_EQ(kohya.error, ReferenceError::None);
   EXPECT_NE(find(kohya, FindingCode::HeaderNotPadded), nullptr);
-  EXPECT_EQ(find(kohya, FindingCode::MisalignedTensor), nullptr);  // F16 at an even byte is aligned
-  EXPECT_EQ(find(kohya, FindingCode::UnknownMetadataKey), nullptr);  // all ss_* / sshs_*
+  EXPECT_EQ(find(kohya, FindingCode::MisalignedTensor), nullptr);                 // F16 at an even byte is aligned
+  EXPECT_EQ(find(kohya, FindingCode::UnknownMetadataKey), nullptr);               // all ss_* / sshs_*
   const Report flux = read("fluxml_torch_all_dtypes_with_metadata.safetensors");  // {"test", "version"}
   const Finding* keys = find(flux, FindingCode::UnknownMetadataKey);
   ASSERT_NE(keys, nullptr);

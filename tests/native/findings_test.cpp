@@ -20,7 +20,8 @@ TEST(Findings, CleanFileHasNone) {
 }
 
 TEST(Findings, ARejectedFileKeepsItsFindingsNoneOfThemAnError) {
-  const Report r = analyze(make_file("{" + entry("a", "U8", "[2]", 0, 2) + "," + entry("a", "U8", "[2]", 0, 2) + "}", 3));
+  const Report r =
+      analyze(make_file("{" + entry("a", "U8", "[2]", 0, 2) + "," + entry("a", "U8", "[2]", 0, 2) + "}", 3));
   ASSERT_EQ(r.error, ReferenceError::MetadataIncompleteBuffer);
   EXPECT_NE(r.error_message.find("1 extra byte"), std::string::npos) << r.error_message;
   ASSERT_NE(find(r, FindingCode::DuplicateTensorName), nullptr);
@@ -32,14 +33,16 @@ TEST(Findings, EveryCodeHasAUniqueNameAndOnlyReferenceErrorsAreErrors) {
     const FindingCodeInfo& code = kFindingCodes[static_cast<std::size_t>(i)];
     EXPECT_FALSE(code.name.empty());
     EXPECT_NE(code.severity, Severity::Error) << code.name;
-    for (int j = 0; j < kReferenceErrorCount; ++j) EXPECT_NE(code.name, kReferenceErrorNames[static_cast<std::size_t>(j)]);
+    for (int j = 0; j < kReferenceErrorCount; ++j)
+      EXPECT_NE(code.name, kReferenceErrorNames[static_cast<std::size_t>(j)]);
     for (int j = 0; j < i; ++j) EXPECT_NE(code.name, kFindingCodes[static_cast<std::size_t>(j)].name);
   }
 }
 
 TEST(Findings, DuplicateTensorNameIsAWarningAndStaysLoadable) {
   const Report r = analyze(make_file("{" + entry("w", "U8", "[9]", 0, 9) + "," + entry("w", "U8", "[1]", 0, 1) + "," +
-                                     entry("w", "U8", "[2]", 0, 2) + "}", 2));
+                                         entry("w", "U8", "[2]", 0, 2) + "}",
+                                     2));
   EXPECT_EQ(r.error, ReferenceError::None);
   const Finding* f = find(r, FindingCode::DuplicateTensorName);
   ASSERT_NE(f, nullptr);
@@ -58,9 +61,12 @@ TEST(Findings, DuplicateMetadataKeyIsAWarning) {
 
 TEST(Findings, ManyDuplicatesGiveOneFindingPerCode) {
   std::string header = "{\"__metadata__\":{";
-  for (int i = 0; i < 500; ++i) header += (i ? "," : "") + std::string("\"k") + std::to_string(i) + "\":\"1\",\"k" + std::to_string(i) + "\":\"2\"";
+  for (int i = 0; i < 500; ++i)
+    header += (i ? "," : "") + std::string("\"k") + std::to_string(i) + "\":\"1\",\"k" + std::to_string(i) + "\":\"2\"";
   header += "}";
-  for (int i = 0; i < 500; ++i) header += "," + entry("t" + std::to_string(i), "U8", "[0]", 0, 0) + "," + entry("t" + std::to_string(i), "U8", "[0]", 0, 0);
+  for (int i = 0; i < 500; ++i)
+    header += "," + entry("t" + std::to_string(i), "U8", "[0]", 0, 0) + "," +
+              entry("t" + std::to_string(i), "U8", "[0]", 0, 0);
   const Report r = analyze(make_file(header + "}"));
   EXPECT_EQ(r.error, ReferenceError::None);
   std::size_t names = 0, keys = 0;
@@ -70,13 +76,17 @@ TEST(Findings, ManyDuplicatesGiveOneFindingPerCode) {
   }
   EXPECT_EQ(names, 1u);
   EXPECT_EQ(keys, 1u);
-  EXPECT_NE(find(r, FindingCode::DuplicateTensorName)->message.find("500 tensor names appear more than once (first: 't0' appears 2 times)"), std::string::npos)
+  EXPECT_NE(find(r, FindingCode::DuplicateTensorName)
+                ->message.find("500 tensor names appear more than once (first: 't0' appears 2 times)"),
+            std::string::npos)
       << find(r, FindingCode::DuplicateTensorName)->message;
-  EXPECT_NE(find(r, FindingCode::DuplicateMetadataKey)->message.find("500 metadata keys (first: 'k0')"), std::string::npos);
+  EXPECT_NE(find(r, FindingCode::DuplicateMetadataKey)->message.find("500 metadata keys (first: 'k0')"),
+            std::string::npos);
 }
 
 TEST(Findings, TolerantEncodingsAreReported) {
-  const Report r = analyze(make_file(R"({"a":["U8",[1],[0,1]],"b":{"dtype":{"U8":null},"shape":[1],"data_offsets":[1,2],"extra":1}})", 2));
+  const Report r = analyze(
+      make_file(R"({"a":["U8",[1],[0,1]],"b":{"dtype":{"U8":null},"shape":[1],"data_offsets":[1,2],"extra":1}})", 2));
   EXPECT_EQ(r.error, ReferenceError::None);
   ASSERT_NE(find(r, FindingCode::ArrayTensorEntry), nullptr);
   EXPECT_EQ(find(r, FindingCode::ArrayTensorEntry)->tensor, "a");

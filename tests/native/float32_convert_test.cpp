@@ -24,7 +24,8 @@ double field_value(std::uint32_t code, Layout l) {
   const std::uint32_t e = (code >> l.man_bits) & ((1u << l.exp_bits) - 1);
   const bool negative = (code >> (l.exp_bits + l.man_bits)) & 1u;
   const double fraction = static_cast<double>(m) / static_cast<double>(1u << l.man_bits);
-  const double magnitude = e == 0 ? std::ldexp(fraction, 1 - l.bias) : std::ldexp(1.0 + fraction, static_cast<int>(e) - l.bias);
+  const double magnitude =
+      e == 0 ? std::ldexp(fraction, 1 - l.bias) : std::ldexp(1.0 + fraction, static_cast<int>(e) - l.bias);
   return negative ? -magnitude : magnitude;
 }
 
@@ -34,7 +35,8 @@ enum class Expect { Value, Nan, PosInf, NegInf };
 Expect expect_kind(Dtype d, std::uint32_t code) {
   switch (d) {
     case Dtype::F16:
-      if ((code & 0x7C00) == 0x7C00) return (code & 0x3FF) ? Expect::Nan : (code & 0x8000 ? Expect::NegInf : Expect::PosInf);
+      if ((code & 0x7C00) == 0x7C00)
+        return (code & 0x3FF) ? Expect::Nan : (code & 0x8000 ? Expect::NegInf : Expect::PosInf);
       return Expect::Value;
     case Dtype::F8_E5M2:
       if ((code & 0x7C) == 0x7C) return (code & 0x3) ? Expect::Nan : (code & 0x80 ? Expect::NegInf : Expect::PosInf);
@@ -148,8 +150,8 @@ TEST(Float32Convert, WiderTypesRoundToNearestEven) {
   std::memcpy(bytes + 1, d, sizeof d);  // at an odd address
   float out[3];
   ASSERT_TRUE(convert_to_f32(Dtype::F64, bytes + 1, out, 3));
-  EXPECT_EQ(out[0], 1.0f);                                  // tie: to even
-  EXPECT_EQ(out[1], 1.0f + 2 * std::ldexp(1.0f, -23));      // tie: to even (up)
+  EXPECT_EQ(out[0], 1.0f);                              // tie: to even
+  EXPECT_EQ(out[1], 1.0f + 2 * std::ldexp(1.0f, -23));  // tie: to even (up)
   EXPECT_EQ(out[2], -std::numeric_limits<float>::infinity());
 
   const std::int64_t i64[2] = {std::numeric_limits<std::int64_t>::min(), (std::int64_t{1} << 24) + 1};

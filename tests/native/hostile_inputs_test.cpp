@@ -28,7 +28,8 @@ TEST(Hostile, OneHundredMillionSpaces) {
 
 TEST(Hostile, AHundredThousandTensorsAndFindingsStayBounded) {
   std::string header = "{";
-  for (int i = 0; i < 100000; ++i) header += (i ? "," : "") + entry("t" + std::to_string(i), "F32", "[]", 4u * i, 4u * i + 4);
+  for (int i = 0; i < 100000; ++i)
+    header += (i ? "," : "") + entry("t" + std::to_string(i), "F32", "[]", 4u * i, 4u * i + 4);
   const Report r = analyze(make_file(header + "}", 400000));
   EXPECT_EQ(r.error, ReferenceError::None);
   EXPECT_EQ(r.tensors.size(), 100000u);
@@ -40,7 +41,10 @@ TEST(Hostile, AHundredThousandTensorsAndFindingsStayBounded) {
 
 TEST(Hostile, EveryShapeOrderOfTwoHugeDimensionsAndAZero) {
   const std::string big = "4294967296";
-  struct Case { std::string shape; ReferenceError error; };
+  struct Case {
+    std::string shape;
+    ReferenceError error;
+  };
   for (const Case& c : {Case{"[" + big + "," + big + ",0]", ReferenceError::ValidationOverflow},
                         Case{"[" + big + ",0," + big + "]", ReferenceError::None},
                         Case{"[0," + big + "," + big + "]", ReferenceError::None},
@@ -51,10 +55,11 @@ TEST(Hostile, EveryShapeOrderOfTwoHugeDimensionsAndAZero) {
 }
 
 TEST(Hostile, InvalidUtf8InNamesKeysAndValues) {
-  for (const std::string& bad : {std::string("\xff"), std::string("\xc0\xaf"), std::string("\xed\xa0\x80"), std::string("\xe2\x82")}) {
-    for (const std::string& header : {"{" + entry("a" + bad, "U8", "[1]", 0, 1) + "}",
-                                      "{\"__metadata__\":{\"k" + bad + "\":\"v\"}}",
-                                      "{\"__metadata__\":{\"k\":\"v" + bad + "\"}}"}) {
+  for (const std::string& bad :
+       {std::string("\xff"), std::string("\xc0\xaf"), std::string("\xed\xa0\x80"), std::string("\xe2\x82")}) {
+    for (const std::string& header :
+         {"{" + entry("a" + bad, "U8", "[1]", 0, 1) + "}", "{\"__metadata__\":{\"k" + bad + "\":\"v\"}}",
+          "{\"__metadata__\":{\"k\":\"v" + bad + "\"}}"}) {
       EXPECT_EQ(verdict(make_file(header, 1)), ReferenceError::InvalidHeader);
     }
   }

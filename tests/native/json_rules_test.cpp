@@ -113,7 +113,8 @@ TEST(TensorNames, DuplicatesAreAcceptedLastWins) {
 }
 
 TEST(TensorNames, EmptyAndNulNamesAreValid) {
-  const Report r = analyze(make_file("{" + entry("", "U8", "[1]", 0, 1) + "," + entry("\\u0000", "U8", "[1]", 1, 2) + "}", 2));
+  const Report r =
+      analyze(make_file("{" + entry("", "U8", "[1]", 0, 1) + "," + entry("\\u0000", "U8", "[1]", 1, 2) + "}", 2));
   ASSERT_EQ(r.error, E::None);
   ASSERT_EQ(r.tensors.size(), 2u);
   EXPECT_EQ(r.tensors[0].name, "");
@@ -150,7 +151,8 @@ TEST(TensorEntry, MissingOrRepeatedFieldsAreRejected) {
 }
 
 TEST(TensorEntry, UnknownFieldsAreIgnored) {
-  EXPECT_EQ(one_entry(R"({"x":{"deep":[1,2.5,"s",null,true]},"dtype":"U8","shape":[1],"data_offsets":[0,1],"y":-3})"), E::None);
+  EXPECT_EQ(one_entry(R"({"x":{"deep":[1,2.5,"s",null,true]},"dtype":"U8","shape":[1],"data_offsets":[0,1],"y":-3})"),
+            E::None);
 }
 
 TEST(TensorEntry, FieldNamesMatchAfterUnescaping) {
@@ -217,7 +219,8 @@ TEST(DataOffsets, ExactlyTwoUnsignedIntegers) {
 TEST(Integers, OnlyPlainNonNegativeIntegersUpToU64Max) {
   for (const char* bad : {"-1", "1.0", "1e0", "1E0", "-0", "01", "+1", "\"1\"", "18446744073709551616",
                           "99999999999999999999999", "-9223372036854775809", "true", "null", "0x1"}) {
-    EXPECT_EQ(one_entry(std::string(R"({"dtype":"U8","shape":[)") + bad + R"(],"data_offsets":[0,1]})"), kBadJson) << bad;
+    EXPECT_EQ(one_entry(std::string(R"({"dtype":"U8","shape":[)") + bad + R"(],"data_offsets":[0,1]})"), kBadJson)
+        << bad;
     EXPECT_EQ(one_entry(std::string(R"({"dtype":"U8","shape":[1],"data_offsets":[0,)") + bad + "]}"), kBadJson) << bad;
   }
 }
@@ -233,11 +236,14 @@ TEST(Integers, ValuesAbove2To53AreExact) {
 TEST(Integers, IgnoredFieldsAcceptWhatSerdeReadsAsFloats) {
   for (const char* ok : {"-0", "123456789012345678901234567890", "-123456789012345678901234567890",
                          "18446744073709551616", "1e-400", "-0.0", "1.5e308"}) {
-    EXPECT_EQ(one_entry(std::string(R"({"dtype":"U8","shape":[1],"data_offsets":[0,1],"x":[)") + ok + "]}"), E::None) << ok;
+    EXPECT_EQ(one_entry(std::string(R"({"dtype":"U8","shape":[1],"data_offsets":[0,1],"x":[)") + ok + "]}"), E::None)
+        << ok;
   }
-  const std::vector<std::string> rejected = {"1e400", "-1e400", std::string(400, '9'), "01", "1.", ".5", "-", "1e", "NaN", "Infinity"};
+  const std::vector<std::string> rejected = {"1e400", "-1e400",  std::string(400, '9'), "01", "1.", ".5", "-", "1e",
+                                             "NaN",   "Infinity"};
   for (const std::string& bad : rejected) {
-    EXPECT_EQ(one_entry(std::string(R"({"dtype":"U8","shape":[1],"data_offsets":[0,1],"x":)") + bad + "}"), kBadJson) << bad;
+    EXPECT_EQ(one_entry(std::string(R"({"dtype":"U8","shape":[1],"data_offsets":[0,1],"x":)") + bad + "}"), kBadJson)
+        << bad;
   }
 }
 

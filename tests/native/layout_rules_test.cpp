@@ -23,13 +23,17 @@ TEST(Offsets, FirstTensorMustStartAtZero) {
 }
 
 TEST(Offsets, HolesAndOverlapsAreInvalidOffset) {
-  EXPECT_EQ(verdict(make_file("{" + entry("a", "U8", "[2]", 0, 2) + "," + entry("b", "U8", "[2]", 3, 5) + "}", 5)), E::InvalidOffset);
-  EXPECT_EQ(verdict(make_file("{" + entry("a", "U8", "[2]", 0, 2) + "," + entry("b", "U8", "[2]", 1, 3) + "}", 3)), E::InvalidOffset);
+  EXPECT_EQ(verdict(make_file("{" + entry("a", "U8", "[2]", 0, 2) + "," + entry("b", "U8", "[2]", 3, 5) + "}", 5)),
+            E::InvalidOffset);
+  EXPECT_EQ(verdict(make_file("{" + entry("a", "U8", "[2]", 0, 2) + "," + entry("b", "U8", "[2]", 1, 3) + "}", 3)),
+            E::InvalidOffset);
 }
 
 TEST(Offsets, EndBeforeBeginIsInvalidOffset) {
   EXPECT_EQ(verdict(make_file("{" + entry("a", "U8", "[0]", 0, 0) + "," + entry("b", "U8", "[0]", 0, 0) + "," +
-                              entry("c", "U8", "[2]", 2, 0) + "}", 2)), E::InvalidOffset);
+                                  entry("c", "U8", "[2]", 2, 0) + "}",
+                              2)),
+            E::InvalidOffset);
 }
 
 TEST(Offsets, TenTensorsAtTheSameRangeAreInvalidOffset) {
@@ -103,7 +107,8 @@ TEST(FileSize, OffsetsNearU64MaxDoNotWrap) {
   constexpr std::uint64_t kChunk = (std::uint64_t{1} << 61) - 1;
   std::string header = "{";
   for (std::uint64_t k = 0; k < 8; ++k) {
-    header += (k ? "," : "") + entry("t" + std::to_string(k), "U8", "[" + std::to_string(kChunk) + "]", k * kChunk, (k + 1) * kChunk);
+    header += (k ? "," : "") +
+              entry("t" + std::to_string(k), "U8", "[" + std::to_string(kChunk) + "]", k * kChunk, (k + 1) * kChunk);
   }
   const Report r = analyze(make_file(header + "}"));
   EXPECT_EQ(r.error, E::MetadataIncompleteBuffer);

@@ -23,8 +23,8 @@ TEST(LengthPrefix, AboveOneHundredMillionIsHeaderTooLarge) {
 TEST(LengthPrefix, ExactlyOneHundredMillionPassesTheLimit) {
   // Passes step 2, then fails step 3 because the file is only 8 bytes.
   EXPECT_EQ(verdict(length_prefix(100'000'000)), E::InvalidHeaderLength);
-  const HeaderExtent e = read_header_extent(
-      {reinterpret_cast<const std::uint8_t*>(length_prefix(100'000'000).data()), 8}, 100'000'008);
+  const HeaderExtent e =
+      read_header_extent({reinterpret_cast<const std::uint8_t*>(length_prefix(100'000'000).data()), 8}, 100'000'008);
   EXPECT_EQ(e.error, E::None);
   EXPECT_EQ(e.header_length, 100'000'000u);
 }
@@ -60,9 +60,7 @@ TEST(Utf8, OverlongSurrogateAndTruncatedSequencesAreRejected) {
   EXPECT_EQ(header_verdict("{}  \xe2\x82"), E::InvalidHeader);              // cut at the end
 }
 
-TEST(Utf8, PaddingBytesAreCheckedToo) {
-  EXPECT_EQ(header_verdict("{}    \x80"), E::InvalidHeader);
-}
+TEST(Utf8, PaddingBytesAreCheckedToo) { EXPECT_EQ(header_verdict("{}    \x80"), E::InvalidHeader); }
 
 TEST(Utf8, ValidMultibyteNamesPass) {
   const std::string header = "{" + entry("h\xc3\xa9llo-\xe2\x82\xac-\xf0\x9f\x98\x80", "U8", "[1]", 0, 1) + "}";

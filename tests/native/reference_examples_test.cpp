@@ -33,7 +33,9 @@ TEST(ReferenceExamples, OnlyTheLengthBytes) { EXPECT_EQ(verdict(length_prefix(60
 
 TEST(ReferenceExamples, OneInvalidByte) { EXPECT_EQ(verdict(length_prefix(1) + "\xff"), E::InvalidHeader); }
 
-TEST(ReferenceExamples, OneOpeningBrace) { EXPECT_EQ(verdict(length_prefix(1) + "{"), E::InvalidHeaderDeserialization); }
+TEST(ReferenceExamples, OneOpeningBrace) {
+  EXPECT_EQ(verdict(length_prefix(1) + "{"), E::InvalidHeaderDeserialization);
+}
 
 TEST(ReferenceExamples, EmptyShapeWithZeroDim) {
   EXPECT_EQ(verdict(make_file(R"({"test":{"dtype":"I32","shape":[2,0],"data_offsets":[0,0]}})")), E::None);

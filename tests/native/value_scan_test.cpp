@@ -21,7 +21,8 @@ std::vector<std::uint8_t> bytes_of(const std::vector<T>& values) {
 ValueCounts scan(Dtype d, const std::vector<std::uint8_t>& bytes, std::size_t piece = 0) {
   ValueScanner s(d);
   if (piece == 0) piece = bytes.size() + 1;
-  for (std::size_t at = 0; at < bytes.size(); at += piece) s.feed(bytes.data() + at, std::min(piece, bytes.size() - at));
+  for (std::size_t at = 0; at < bytes.size(); at += piece)
+    s.feed(bytes.data() + at, std::min(piece, bytes.size() - at));
   return s.counts();
 }
 
@@ -66,15 +67,15 @@ TEST(ValueScan, HalfKinds) {
 TEST(ValueScan, EveryCodeOfTheOneByteFloats) {
   std::vector<std::uint8_t> all(256);
   for (int i = 0; i < 256; ++i) all[i] = static_cast<std::uint8_t>(i);
-  expect_counts(scan(Dtype::F8_E5M2, all, 7), 6, 1, 1, true);      // exp 31: 0x7C/0xFC inf, 3 NaN per sign
-  expect_counts(scan(Dtype::F8_E4M3, all, 7), 2, 0, 0, true);      // 0x7F, 0xFF
-  expect_counts(scan(Dtype::F8_E4M3FNUZ, all), 1, 0, 0, true);     // 0x80 only
+  expect_counts(scan(Dtype::F8_E5M2, all, 7), 6, 1, 1, true);   // exp 31: 0x7C/0xFC inf, 3 NaN per sign
+  expect_counts(scan(Dtype::F8_E4M3, all, 7), 2, 0, 0, true);   // 0x7F, 0xFF
+  expect_counts(scan(Dtype::F8_E4M3FNUZ, all), 1, 0, 0, true);  // 0x80 only
   expect_counts(scan(Dtype::F8_E5M2FNUZ, all), 1, 0, 0, true);
-  expect_counts(scan(Dtype::F8_E8M0, all), 1, 0, 0, true);         // 0xFF
+  expect_counts(scan(Dtype::F8_E8M0, all), 1, 0, 0, true);                  // 0xFF
   expect_counts(scan(Dtype::F8_E4M3, {0x00, 0x80, 0x00}), 0, 0, 0, false);  // +0 and -0
   expect_counts(scan(Dtype::F8_E4M3FNUZ, {0x00, 0x00}), 0, 0, 0, false);
-  expect_counts(scan(Dtype::F8_E4M3FNUZ, {0x00, 0x80}), 1, 0, 0, true);     // 0x80 is NaN, not -0
-  expect_counts(scan(Dtype::F8_E8M0, {0x00}), 0, 0, 0, true);               // 2^-127: E8M0 has no zero
+  expect_counts(scan(Dtype::F8_E4M3FNUZ, {0x00, 0x80}), 1, 0, 0, true);  // 0x80 is NaN, not -0
+  expect_counts(scan(Dtype::F8_E8M0, {0x00}), 0, 0, 0, true);            // 2^-127: E8M0 has no zero
 }
 
 TEST(ValueScan, PackedAndIntegerKindsOnlyTestForZero) {

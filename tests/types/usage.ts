@@ -7,6 +7,7 @@ import {
   validateSafetensors,
   SafetensorsError,
   type DataScan,
+  type ErrorCode,
   type Finding,
   type SafetensorsFile,
   type TensorArray,
@@ -32,16 +33,20 @@ export async function usage(file: Blob): Promise<number> {
   await validateSafetensors(handle);
   await validateSafetensors({ size: 10, read: async (offset, length) => new Uint8Array(length + offset * 0) });
 
+  const same: ValidationReport = st.report;
   try {
     await openSafetensors(new ArrayBuffer(0));
   } catch (error) {
-    if (error instanceof SafetensorsError && error.code === 'MetadataIncompleteBuffer') return error.findings.length;
+    if (error instanceof SafetensorsError && error.code === 'MetadataIncompleteBuffer') return error.findings.length + (error.report?.tensors ?? 0);
+    const code: ErrorCode | undefined = error instanceof SafetensorsError ? error.code : undefined;
+    // @ts-expect-error codes are a closed set
+    if (code === 'NoSuchCode') return 0;
   }
   // @ts-expect-error a path is not a source
   await openSafetensors('model.safetensors');
   // @ts-expect-error severities are a closed set
   const bad: Finding = { code: 'x', severity: 'fatal', message: '' };
-  return params + begin + end + (exact?.length ?? 0) + (lr?.length ?? 0) + kinds.length + warnings.length + bad.message.length;
+  return params + begin + end + (exact?.length ?? 0) + (lr?.length ?? 0) + kinds.length + warnings.length + bad.message.length + same.tensors;
 }
 
 export async function scanning(file: Blob): Promise<number> {

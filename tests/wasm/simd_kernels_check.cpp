@@ -12,7 +12,7 @@ namespace {
 using safetensors::Dtype;
 
 // The dtypes with SIMD kernels (float32_convert_simd.cpp).
-constexpr Dtype kKinds[] = {Dtype::F16, Dtype::BF16, Dtype::F8_E5M2, Dtype::F8_E4M3,
+constexpr Dtype kKinds[] = {Dtype::F16,         Dtype::BF16,        Dtype::F8_E5M2, Dtype::F8_E4M3,
                             Dtype::F8_E4M3FNUZ, Dtype::F8_E5M2FNUZ, Dtype::F8_E8M0};
 
 // Compares both paths on `count` elements starting at byte `misalign` of a copy of `codes`.
