@@ -39,17 +39,19 @@ enum class Dtype : std::uint8_t {
 };
 
 /// @brief How the file stores one element, as far as a reader can use the bytes as they are.
+/// The first ten: the bytes are little-endian elements of that machine type (C64: pairs of
+/// F32, real then imaginary), so getTensor's default result is that type's typed array.
 enum class Storage : std::uint8_t {
-  U8,           ///< the bytes are elements of this machine type (little-endian, as in the file)...
-  I8,           ///< ...
-  U16,          ///< ...
-  I16,          ///< ...
-  U32,          ///< ...
-  I32,          ///< ...
-  U64,          ///< ...
-  I64,          ///< ...
-  F32,          ///< ... (C64: pairs of F32, real then imaginary)
-  F64,          ///< ...
+  U8,           ///< uint8
+  I8,           ///< int8
+  U16,          ///< uint16
+  I16,          ///< int16
+  U32,          ///< uint32
+  I32,          ///< int32
+  U64,          ///< uint64
+  I64,          ///< int64
+  F32,          ///< IEEE binary32
+  F64,          ///< IEEE binary64
   NarrowFloat,  ///< a float format no machine has: values come from the conversion kernels
   Bool,         ///< one byte per value; any non-zero byte is true
   Packed,       ///< sub-byte values whose packing writers do not agree on: kept as bytes

@@ -1,7 +1,12 @@
 // make bench: opening a 20,000-tensor header (read from memory, parse, validate,
 // build the JS objects) against TextDecoder + JSON.parse of the same header
 // bytes, alternating in one Node process. Prints a Markdown table for BENCHMARKS.md.
+// COMPARE_WITH=DIR adds the openSafetensors of another built checkout (e.g. a git worktree
+// of an earlier commit) to the same alternation: the fair way to compare two versions on a
+// noisy machine.
 import { performance } from 'node:perf_hooks';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { openSafetensors, initSafetensors } from '../../web/index.js';
 
 const TENSORS = 20_000;
@@ -52,6 +57,12 @@ const variants = {
   'TextDecoder + JSON.parse': async () => JSON.parse(decoder.decode(header)),
   'openSafetensors (parse + validate + objects)': async () => openSafetensors(source),
 };
+
+if (process.env.COMPARE_WITH) {
+  const other = await import(pathToFileURL(resolve(process.env.COMPARE_WITH, 'web/index.js')).href);
+  await other.initSafetensors();
+  variants[`openSafetensors of ${process.env.COMPARE_WITH}`] = async () => other.openSafetensors(source);
+}
 
 await initSafetensors();
 const check = await openSafetensors(source);
