@@ -15,7 +15,6 @@ const VERSION = 2;
  * @param {Uint8Array} bytes
  * @returns {{
  *   dtypes: { name: Dtype, index: number, bits: number, unitBytes: number, unitElements: number, storage: string }[],
- *   dtypeIndex: Map<string, number>,
  *   referenceErrors: (ReferenceErrorKind | null)[], referenceErrorSeverity: Severity,
  *   findingCodes: { name: FindingCode, severity: Severity }[],
  * }}
@@ -33,5 +32,5 @@ export function decodeCoreTables(bytes) {
   const severities = r.list(() => /** @type {Severity} */ (r.str()));
   const referenceErrorSeverity = severities[r.num()];
   const findingCodes = r.list(() => ({ name: /** @type {FindingCode} */ (r.str()), severity: severities[r.num()] }));
-  return { dtypes, dtypeIndex: new Map(dtypes.map((d) => [d.name, d.index])), referenceErrors, referenceErrorSeverity, findingCodes };
+  return { dtypes, referenceErrors, referenceErrorSeverity, findingCodes };
 }

@@ -284,7 +284,7 @@ describe('chunk boundaries inside elements', () => {
       },
     };
     for (const as of ['native', 'float32']) {
-      const plan = planTensorRead(tensor, core.tables.dtypes[core.tables.dtypeIndex.get(dtype)], 0, { as });
+      const plan = planTensorRead(tensor, core.tables.dtypes.find((d) => d.name === dtype), 0, { as });
       const got = await decodeTensor(core, source, plan, tensor, {});
       const want = referenceDecode(dtype, bytes, got instanceof Float32Array);
       expect(got.length).toBe(want.length);
