@@ -4,9 +4,8 @@
 import { chunksUntilAborted, throwIfAborted } from './abort.js';
 
 /**
- * @typedef {{ push(chunk: Uint8Array): void, close?(): void }} Sink
+ * @typedef {{ push(chunk: Uint8Array): void }} Sink
  *   push: takes the next chunk (any length; the sink carries values split between chunks)
- *   close: called once at the end, whether the run finished or not
  */
 
 /**
@@ -26,10 +25,9 @@ export async function streamThroughHeap(core, source, range, options, open) {
   const { offset, length } = range;
   throwIfAborted(signal);
   const buffers = [];
-  let sink = null;
   try {
     for (const { bytes, what } of range.heap ?? []) buffers.push(core.malloc(bytes, what));
-    sink = core.call(() => open(buffers));
+    const sink = core.call(() => open(buffers));
     if (length === 0) {
       onProgress?.(0, 0);
       return;
@@ -44,7 +42,6 @@ export async function streamThroughHeap(core, source, range, options, open) {
     }
     throwIfAborted(signal);
   } finally {
-    if (sink?.close) core.release(() => sink.close());
     for (const ptr of buffers) core.free(ptr);
   }
 }
