@@ -1,0 +1,31 @@
+// Adapters (LoRA and its relatives) and textual-inversion embeddings, from tensor names
+// and shapes. Also derives, for each adapted module, the key and [out, in] shape of the
+// weight it changes, so that the family rules recognise the base model of an adapter.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "card/metadata_view.h"
+#include "card/model_card.h"
+#include "format/header.h"
+
+namespace safetensors {
+
+/// @brief What the adapter scan found.
+struct AdapterScan {
+  std::optional<Adapter> adapter;  ///< set when most tensors are adapter parts
+  bool kohya_names = false;        ///< module names use kohya's lora_unet_/lora_te_ prefixes
+  std::vector<TensorEntry> base_weights;  ///< for adapters: the adapted weights (name, [out, in] or [])
+  std::optional<Family> embedding_family;  ///< for embeddings: the text encoder their width names
+  bool embedding = false;                  ///< a textual inversion (or lora_diffusion tokens only)
+  std::vector<std::string> embedded_tokens;  ///< lora_diffusion tokens (<s1>, ...) stored as tensors
+};
+
+/// @brief Scans names and shapes (and the network settings in `meta`).
+AdapterScan scan_adapter(std::span<const TensorEntry> tensors, const MetadataView& meta);
+
+}  // namespace safetensors

@@ -1,0 +1,109 @@
+// The card builder: each part comes from its own file; this one decides the kind and family.
+#include "card/build_card.h"
+
+#include <charconv>
+#include <string>
+
+#include "card/adapter_detect.h"
+#include "card/card_images.h"
+#include "card/card_metadata.h"
+#include "card/detect_family.h"
+#include "card/key_index.h"
+#include "card/metadata_view.h"
+#include "card/module_tree.h"
+#include "card/parameters.h"
+
+namespace safetensors {
+namespace {
+
+// Layer count, width, vocabulary and experts of a language model, from its keys.
+Architecture text_architecture(const Family& family, const KeyIndex& keys, std::span<const TensorEntry> tensors) {
+  Architecture a;
+  const std::string prefix = layer_prefix(family);
+  if (!prefix.empty()) {
+    std::uint64_t layers = 0;
+    for (const TensorEntry& t : tensors) {
+      if (!t.name.starts_with(prefix)) continue;
+      std::uint64_t n = 0;
+      const char* begin = t.name.data() + prefix.size();
+      const auto [end, ec] = std::from_chars(begin, t.name.data() + t.name.size(), n);
+      if (ec == std::errc() && end != begin && n < (1u << 20)) layers = std::max(layers, n + 1);
+    }
+    if (layers) a.layers = static_cast<double>(layers);
+  }
+  // The token embedding is [vocab, hidden] in every family listed.
+  for (std::string_view root : kTextRoots) {
+    for (std::string_view embed : {"embed_tokens.weight", "wte.weight", "word_embeddings.weight", "shared.weight",
+                                   "embeddings.word_embeddings.weight", "backbone.embeddings.weight",
+                                   "gpt_neox.embed_in.weight"}) {
+      const IndexedKey* k = keys.find(std::string(root) + std::string(embed));
+      if (k && k->shape->size() == 2) {
+        a.vocab_size = static_cast<double>((*k->shape)[0]);
+        a.hidden_size = static_cast<double>((*k->shape)[1]);
+        break;
+      }
+    }
+    if (a.vocab_size) break;
+  }
+  // Experts: the router is [experts, hidden].
+  for (std::string_view root : kTextRoots) {
+    for (std::string_view gate : {"layers.0.block_sparse_moe.gate.weight", "layers.0.mlp.gate.weight"}) {
+      const IndexedKey* k = keys.find(std::string(root) + std::string(gate));
+      if (k && k->shape->size() == 2) {
+        a.experts = static_cast<double>((*k->shape)[0]);
+        return a;
+      }
+    }
+  }
+  return a;
+}
+
+}  // namespace
+
+ModelCard build_card(const Report& report) {
+  ModelCard card;
+  const MetadataView meta(report.metadata);
+  const std::span<const TensorEntry> tensors(report.tensors);
+
+  AdapterScan scan = scan_adapter(tensors, meta);
+  std::optional<Family> from_keys;
+  if (scan.adapter) {
+    card.kind = CardKind::Adapter;
+    KeyIndex base;
+    for (const TensorEntry& w : scan.base_weights) base.add(w.name, w.shape);
+    from_keys = scan.kohya_names ? match_family(base, Domain::Kohya) : std::nullopt;
+    if (!from_keys) from_keys = match_family(base, Domain::Diffusion);
+    if (!from_keys) from_keys = match_family(base, Domain::Text);
+    if (!from_keys) from_keys = scan.embedding_family;
+    if (from_keys) from_keys->variant.clear();  // a variant is told by keys an adapter does not have
+    card.adapter = std::move(scan.adapter);
+  } else if (scan.embedding) {
+    card.kind = CardKind::Embedding;
+    from_keys = scan.embedding_family;
+  } else {
+    KeyIndex keys;
+    for (const TensorEntry& t : tensors) keys.add(t.name, t.shape);
+    // Diffusion rules first: a checkpoint's text encoder must not make it a language model.
+    from_keys = match_family(keys, Domain::Diffusion);
+    if (!from_keys) {
+      from_keys = match_family(keys, Domain::Text);
+      if (from_keys) card.architecture = text_architecture(*from_keys, keys, tensors);
+    }
+    if (from_keys) card.kind = CardKind::Model;
+  }
+  card.family = combine_families(std::move(from_keys), family_from_metadata(meta));
+  if (card.family && card.kind == CardKind::Unknown) card.kind = CardKind::Model;
+
+  card.parameters = count_parameters(tensors);
+  read_descriptive_fields(meta, card);
+  card.tags = summed_tags(meta);
+  card.trigger_words = trigger_words(meta, card.tags, scan.embedded_tokens);
+  card.base_model = base_model(meta);
+  card.training = training_values(meta);
+  card.images = card_images(meta);
+  card.embedded_hashes = embedded_hashes(meta);
+  card.modules = module_tree(tensors, scan.kohya_names);
+  return card;
+}
+
+}  // namespace safetensors

@@ -1,0 +1,18 @@
+// The card as JSON, the one form in which it crosses to JavaScript (JSON.parse there gives
+// the ModelCard of web/index.d.ts, field for field).
+#pragma once
+
+#include <string>
+
+#include "card/model_card.h"
+
+namespace safetensors {
+
+/// @brief Appends `card` as compact JSON to `out`.
+void write_card_json(const ModelCard& card, std::string& out);
+
+/// @brief Appends `s` as a JSON string literal (quotes, backslashes and control characters
+/// escaped; the text is UTF-8 already, as every header string is).
+void write_json_string(std::string_view s, std::string& out);
+
+}  // namespace safetensors

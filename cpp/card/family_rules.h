@@ -1,0 +1,93 @@
+// Model families and the rules that recognise them, as data. Each rule names keys as they
+// appear in real files (numbers are wildcards, see key_index.h); the first rule whose every
+// clue holds decides. Sources: ComfyUI comfy/model_detection.py (diffusion models),
+// llama.cpp gguf-py tensor_mapping.py (language models), kohya-ss sd-scripts (LoRA names);
+// summarised in ../shared/MODEL-CARD-FACTS.md, "Architecture detection".
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+namespace safetensors {
+
+/// @brief A family's stable id and its name for people.
+struct FamilyName {
+  std::string_view id;
+  std::string_view name;
+};
+
+// clang-format off
+/// @brief Every family the card can name.
+inline constexpr FamilyName kFamilies[] = {
+    {"sd1", "Stable Diffusion 1.x"},          {"sd2", "Stable Diffusion 2.x"},
+    {"sdxl", "Stable Diffusion XL"},          {"sdxl-refiner", "Stable Diffusion XL Refiner"},
+    {"sd3", "Stable Diffusion 3"},            {"flux1", "FLUX.1"},
+    {"flux2", "FLUX.2"},                      {"chroma", "Chroma"},
+    {"auraflow", "AuraFlow"},                 {"pixart", "PixArt"},
+    {"stable-cascade", "Stable Cascade"},     {"hunyuan-video", "HunyuanVideo"},
+    {"ltxv", "LTX-Video"},                    {"wan", "Wan"},
+    {"lumina2", "Lumina 2"},                  {"qwen-image", "Qwen-Image"},
+    {"hidream", "HiDream"},                   {"llama", "Llama-like decoder"},
+    {"qwen2", "Qwen2"},                       {"qwen3", "Qwen3"},
+    {"gemma", "Gemma"},                       {"mixtral", "Mixtral"},
+    {"qwen2-moe", "Qwen2-MoE"},               {"deepseek", "DeepSeek"},
+    {"phi3", "Phi-3"},                        {"gpt2", "GPT-2"},
+    {"gpt-neox", "GPT-NeoX"},                 {"gpt-j", "GPT-J"},
+    {"falcon", "Falcon"},                     {"bloom", "BLOOM"},
+    {"bert", "BERT"},                         {"t5", "T5"},
+    {"mamba", "Mamba"},
+};
+// clang-format on
+
+/// @brief The family's name for people ("" for an unknown id).
+std::string_view family_name(std::string_view id);
+
+/// @brief Where a rule's keys are looked up.
+enum class Domain : std::uint8_t {
+  Diffusion,  ///< a diffusion model's keys, under any of kDiffusionRoots
+  Text,       ///< a language model's keys, under any of kTextRoots
+  Kohya,      ///< module names of a kohya-style adapter (lora_unet_..., lora_te1_...)
+};
+
+/// @brief Prefixes a diffusion model's keys may carry: checkpoints, ComfyUI and diffusers saves.
+inline constexpr std::array<std::string_view, 8> kDiffusionRoots{
+    "model.diffusion_model.", "diffusion_model.", "model.model.", "net.", "unet.", "transformer.",
+    "base_model.model.", ""};
+
+/// @brief Prefixes a language model's keys may carry: bare, wrapped, multimodal, PEFT.
+inline constexpr std::array<std::string_view, 8> kTextRoots{
+    "", "model.", "transformer.", "language_model.", "language_model.model.", "model.language_model.",
+    "bert.", "base_model.model.model."};
+
+/// @brief A key that must be present; with `dim` >= 0, its shape[dim] must equal `value`.
+struct Clue {
+  std::string_view key;  ///< empty: no clue
+  int dim = -1;
+  std::uint64_t value = 0;
+};
+
+/// @brief One rule of the table.
+struct FamilyRule {
+  std::string_view id;       ///< a kFamilies id
+  std::string_view variant;  ///< "" when the rule names none
+  Domain domain;
+  std::array<Clue, 3> clues;
+};
+
+/// @brief The rules, most specific first (see the comments for why the order matters).
+extern const std::span<const FamilyRule> kFamilyRules;
+
+/// @brief A family named by metadata: a value (or, ending in '*', a value prefix) of a key.
+struct MetadataFamily {
+  std::string_view key;
+  std::string_view value;
+  std::string_view id;
+  std::string_view variant;
+};
+
+/// @brief Metadata values that name a family, first match wins.
+extern const std::span<const MetadataFamily> kMetadataFamilies;
+
+}  // namespace safetensors

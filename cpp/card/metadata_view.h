@@ -1,0 +1,44 @@
+// Lookup of __metadata__ values by key, for the card builders.
+#pragma once
+
+#include <optional>
+#include <string_view>
+#include <unordered_map>
+
+#include "format/header.h"
+
+namespace safetensors {
+
+/// @brief A read-only map over a report's metadata (which must outlive it).
+class MetadataView {
+ public:
+  explicit MetadataView(const Metadata& metadata) : entries_(metadata) {
+    map_.reserve(metadata.size());
+    for (const auto& [key, value] : metadata) map_[key] = value;
+  }
+
+  /// @brief The value of `key`, if present.
+  std::optional<std::string_view> get(std::string_view key) const {
+    const auto it = map_.find(key);
+    if (it == map_.end()) return std::nullopt;
+    return it->second;
+  }
+
+  /// @brief The value of `key` when present and not empty after trimming spaces.
+  std::optional<std::string_view> text(std::string_view key) const;
+
+  /// @brief Every entry, in file order.
+  const Metadata& entries() const { return entries_; }
+
+ private:
+  const Metadata& entries_;
+  std::unordered_map<std::string_view, std::string_view> map_;
+};
+
+/// @brief `s` without leading and trailing ASCII whitespace.
+std::string_view trim(std::string_view s);
+
+/// @brief A finite number written as a JSON number (kohya writes str(float)), else nullopt.
+std::optional<double> parse_number(std::string_view s);
+
+}  // namespace safetensors

@@ -1,0 +1,47 @@
+// Reports built directly (names, shapes, metadata) for the card tests: the card reads only
+// the header, so no data bytes are needed, whatever the shapes.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "analysis/report.h"
+#include "card/build_card.h"
+
+namespace safetensors::testing {
+
+struct T {
+  std::string name;
+  std::vector<std::uint64_t> shape;
+  Dtype dtype = Dtype::F16;
+};
+
+/// @brief A loadable report of `tensors` (contiguous, in the order given) and `metadata`.
+inline Report report_of(const std::vector<T>& tensors, Metadata metadata = {}) {
+  Report r;
+  std::uint64_t offset = 0;
+  for (const T& t : tensors) {
+    TensorEntry e;
+    e.name = t.name;
+    e.dtype = t.dtype;
+    e.shape = t.shape;
+    std::uint64_t n = dtype_element_bytes(t.dtype);
+    for (std::uint64_t d : t.shape) n *= d;
+    e.begin = offset;
+    e.end = offset += n;
+    r.tensors.push_back(std::move(e));
+  }
+  r.has_metadata = !metadata.empty();
+  r.metadata = std::move(metadata);
+  return r;
+}
+
+inline ModelCard card_of(const std::vector<T>& tensors, Metadata metadata = {}) {
+  return build_card(report_of(tensors, std::move(metadata)));
+}
+
+/// @brief The card's family id, or "none".
+inline std::string family_id(const ModelCard& c) { return c.family ? c.family->id : "none"; }
+
+}  // namespace safetensors::testing
