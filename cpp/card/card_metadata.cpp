@@ -50,13 +50,17 @@ std::optional<std::string> comment_trigger(std::string_view comment) {
   for (std::string_view intro : kTriggerIntros) {
     const std::size_t at = low.find(intro);
     if (at == std::string::npos) continue;
-    std::string_view rest = comment.substr(at + intro.size());
-    const std::size_t end = rest.find_first_of("\n;");
-    rest = trim(rest.substr(0, end));
-    if (rest.ends_with('.')) rest.remove_suffix(1);
-    if (rest.size() >= 2 && (rest.front() == '"' || rest.front() == '\'') && rest.back() == rest.front()) {
-      rest = rest.substr(1, rest.size() - 2);
+    std::string_view rest = trim(comment.substr(at + intro.size()));
+    if (!rest.empty() && (rest.front() == '"' || rest.front() == '\'')) {
+      // A quoted phrase: up to the closing quote.
+      const std::size_t close = rest.find(rest.front(), 1);
+      rest = close == std::string_view::npos ? std::string_view() : rest.substr(1, close - 1);
+    } else {
+      // Up to the end of the line or sentence.
+      rest = rest.substr(0, std::min(rest.find_first_of("\n;|"), rest.find(". ")));
+      if (rest.ends_with('.')) rest.remove_suffix(1);
     }
+    rest = trim(rest);
     if (!rest.empty() && rest.size() <= 200) return std::string(rest);
   }
   return std::nullopt;

@@ -1,0 +1,105 @@
+// Parameter counts, quantized layouts and the module tree.
+#include <gtest/gtest.h>
+
+#include "card/module_tree.h"
+#include "card/parameters.h"
+#include "card_test_support.h"
+
+namespace safetensors::testing {
+namespace {
+
+TEST(CardParameters, ProductOfShapesAScalarCountsOne) {
+  const Parameters p = count_parameters(report_of({{"a", {2, 3}, Dtype::F16}, {"b", {}, Dtype::F32}, {"c", {0, 5}, Dtype::F16}, {"d", {4}, Dtype::I64}}).tensors);
+  EXPECT_EQ(p.total, 11);
+  ASSERT_EQ(p.by_dtype.size(), 3u);  // in dtype table order
+  EXPECT_EQ(p.by_dtype[0], (std::pair<std::string, double>{"F16", 6}));
+  EXPECT_EQ(p.by_dtype[1], (std::pair<std::string, double>{"F32", 1}));
+  EXPECT_EQ(p.by_dtype[2], (std::pair<std::string, double>{"I64", 4}));
+  EXPECT_FALSE(p.quantized);
+}
+
+TEST(CardParameters, GptqAndAwqUnpackedByTheirBitWidth) {
+  // GPTQ 4-bit, in 4096, out 1024, group 128: qweight [4096/8, 1024], qzeros [32, 1024/8], scales [32, 1024].
+  const std::string m = "model.layers.0.self_attn.k_proj.";
+  const Parameters gptq = count_parameters(report_of({{m + "qweight", {512, 1024}, Dtype::I32}, {m + "qzeros", {32, 128}, Dtype::I32},
+                                                      {m + "scales", {32, 1024}, Dtype::F16}, {m + "g_idx", {4096}, Dtype::I32},
+                                                      {"model.norm.weight", {4096}, Dtype::F16}}).tensors);
+  ASSERT_TRUE(gptq.quantized);
+  EXPECT_EQ(gptq.quantized->scheme, "gptq");
+  EXPECT_EQ(gptq.quantized->estimated_total, 4096.0 * 1024 + 4096);
+  EXPECT_NE(gptq.quantized->note.find("4-bit"), std::string::npos);
+  // AWQ packs along the output: qweight [4096, 1024/8].
+  const Parameters awq = count_parameters(report_of({{m + "qweight", {4096, 128}, Dtype::I32}, {m + "qzeros", {32, 128}, Dtype::I32},
+                                                     {m + "scales", {32, 1024}, Dtype::F16}}).tensors);
+  EXPECT_EQ(awq.quantized->scheme, "awq");
+  EXPECT_EQ(awq.quantized->estimated_total, 4096.0 * 1024);
+}
+
+TEST(CardParameters, BitsandbytesMxfp4AndMlx) {
+  const std::string w = "model.layers.0.mlp.up_proj.weight";
+  const Parameters nf4 = count_parameters(report_of({{w, {2048 * 512, 1}, Dtype::U8}, {w + ".absmax", {16384}, Dtype::F32},
+                                                     {w + ".quant_map", {16}, Dtype::F32},
+                                                     {w + ".quant_state.bitsandbytes__nf4", {100}, Dtype::U8}}).tensors);
+  ASSERT_TRUE(nf4.quantized);
+  EXPECT_EQ(nf4.quantized->scheme, "bitsandbytes-4bit");
+  EXPECT_EQ(nf4.quantized->estimated_total, 2048.0 * 1024);
+  const Parameters mx = count_parameters(report_of({{"model.layers.0.mlp.experts.gate_up_proj_blocks", {32, 5760, 90, 16}, Dtype::U8},
+                                                    {"model.layers.0.mlp.experts.gate_up_proj_scales", {32, 5760, 90}, Dtype::U8}}).tensors);
+  EXPECT_EQ(mx.quantized->scheme, "mxfp4");
+  EXPECT_EQ(mx.quantized->estimated_total, 32.0 * 5760 * 90 * 32);
+  const std::string q = "model.layers.0.self_attn.q_proj.";
+  const Parameters mlx = count_parameters(report_of({{q + "weight", {4096, 512}, Dtype::U32}, {q + "scales", {4096, 64}, Dtype::F16},
+                                                     {q + "biases", {4096, 64}, Dtype::F16}}).tensors);
+  EXPECT_EQ(mlx.quantized->scheme, "mlx");
+  EXPECT_FALSE(mlx.quantized->estimated_total);
+  EXPECT_NE(mlx.quantized->note.find("config.json"), std::string::npos);
+}
+
+TEST(CardModules, TreeFoldsSingleTensorModulesAndChains) {
+  const Report r = report_of({{"model.diffusion_model.a.0.weight", {2, 2}},
+                              {"model.diffusion_model.a.0.bias", {2}},
+                              {"model.diffusion_model.a.1.weight", {3}},
+                              {"model.diffusion_model.out.weight", {5}},
+                              {"top", {}}});
+  const ModuleNode root = module_tree(r.tensors, false);
+  EXPECT_EQ(root.tensors, 5);
+  EXPECT_EQ(root.parameters, 4 + 2 + 3 + 5 + 1);
+  EXPECT_EQ(root.own, (std::vector<std::uint32_t>{4}));
+  ASSERT_EQ(root.children.size(), 1u);
+  const ModuleNode& dm = root.children[0];
+  EXPECT_EQ(dm.name, "model.diffusion_model");  // a chain of one child each
+  EXPECT_EQ(dm.own, (std::vector<std::uint32_t>{3}));  // "out" held one tensor: folded in
+  ASSERT_EQ(dm.children.size(), 1u);
+  const ModuleNode& a = dm.children[0];
+  EXPECT_EQ(a.name, "a");
+  EXPECT_EQ(a.path, "model.diffusion_model.a");
+  EXPECT_EQ(a.bytes, (4 + 2 + 3) * 2);
+  EXPECT_EQ(a.own, (std::vector<std::uint32_t>{2}));
+  ASSERT_EQ(a.children.size(), 1u);
+  EXPECT_EQ(a.children[0].name, "0");
+  EXPECT_EQ(a.children[0].own, (std::vector<std::uint32_t>{0, 1}));
+}
+
+TEST(CardModules, KohyaNamesSplitAtBlockNumbers) {
+  const std::string m = "lora_unet_down_blocks_0_attentions_1_proj_in";
+  const Report r = report_of({{m + ".lora_down.weight", {4, 320}}, {m + ".lora_up.weight", {320, 4}}, {m + ".alpha", {}},
+                              {"lora_te_text_model_encoder_layers_0_mlp_fc1.alpha", {}},
+                              {"lora_te_text_model_encoder_layers_0_mlp_fc1.lora_down.weight", {4, 768}}});
+  const ModuleNode root = module_tree(r.tensors, true);
+  ASSERT_EQ(root.children.size(), 2u);
+  EXPECT_EQ(root.children[0].name, "lora_unet_down_blocks_0_attentions_1_proj_in");  // one chain
+  EXPECT_EQ(root.children[0].own.size(), 3u);
+  EXPECT_EQ(root.children[1].path, "lora_te_text_model_encoder_layers_0_mlp_fc1");
+}
+
+TEST(CardModules, DeepNamesAreBounded) {
+  std::string deep;
+  for (int i = 0; i < 100000; ++i) deep += "a.";
+  deep += "w";
+  const Report r = report_of({{deep, {1}}});
+  const ModuleNode root = module_tree(r.tensors, false);
+  EXPECT_EQ(root.tensors, 1);
+}
+
+}  // namespace
+}  // namespace safetensors::testing
