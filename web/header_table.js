@@ -1,6 +1,8 @@
 // Reader for the packed report written by cpp/wasm/header_table.cpp (sequence described there).
 import { TableReader, readFindings, withTensor } from './table_reader.js';
 
+/** @typedef {TableReader} Reader */
+
 /**
  * Decodes a packed report (a copy, not a view on the wasm heap).
  * @param {Uint8Array} bytes
@@ -40,5 +42,32 @@ export function decodeHeaderTable(bytes, tables) {
     tensors[i] = tensor;
     dtypeIndex[i] = dtype;
   }
-  return { referenceError, fileSize, headerSize, dataStart, findings, metadata, tensors, dtypeIndex };
+  let card = null;
+  if (r.num() === 1) card = { json: r.str(), modules: readModuleTree(r, count) };
+  return { referenceError, fileSize, headerSize, dataStart, findings, metadata, tensors, dtypeIndex, card };
+}
+
+/**
+ * The module tree as the core writes it (flat, parents first) made into nested ModuleNodes.
+ * @param {TableReader} r
+ * @param {number} tensorCount
+ * @returns {import('./index.js').ModuleNode}
+ */
+function readModuleTree(r, tensorCount) {
+  /** @type {import('./index.js').ModuleNode[]} */
+  const nodes = new Array(r.num());
+  for (let i = 0; i < nodes.length; i++) {
+    const parent = r.num();
+    const name = r.str();
+    const separator = r.num();
+    const node = { name, path: name, tensors: r.num(), parameters: r.num(), bytes: r.num(), own: [], children: [] };
+    if (i > 0) {
+      const up = nodes[parent];
+      if (up.path !== '') node.path = up.path + String.fromCharCode(separator) + name;
+      up.children.push(node);
+    }
+    nodes[i] = node;
+  }
+  for (let t = 0; t < tensorCount; t++) nodes[r.num()].own.push(t);
+  return nodes[0];
 }

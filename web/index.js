@@ -32,10 +32,25 @@ function verdictOf(header) {
   return { loadable: header.referenceError === null, referenceError: header.referenceError, findings: header.findings, tensors: header.tensors.length };
 }
 
-async function readSource(input, signal) {
+async function readSource(input, signal, withCard = false) {
   const source = await toByteSource(input);
-  const header = await readHeader(await initSafetensors(), source, signal);
+  const header = await readHeader(await initSafetensors(), source, signal, withCard);
   return { source, header };
+}
+
+/**
+ * The model card of an opened file: its header read and analysed again, this time with the
+ * card (building the card costs about half an analysis, which opening does not pay).
+ * @param {{ size: number, read(offset: number, length: number): Promise<Uint8Array> }} source
+ * @param {ReturnType<typeof import('./header_table.js').decodeHeaderTable>} opened
+ * @param {AbortSignal} [signal]
+ */
+async function readCard(source, opened, signal) {
+  const again = await readHeader(await initSafetensors(), source, signal, true);
+  if (again.card === null || again.headerSize !== opened.headerSize || again.tensors.length !== opened.tensors.length) {
+    throw new SafetensorsError('ReadError', 'the file changed after it was opened: its header is not the same; open it again');
+  }
+  return again.card;
 }
 
 /**
@@ -56,7 +71,9 @@ export async function openSafetensors(input, options = {}) {
   }
   const { dataStart, tensors, dtypeIndex } = header;
   let byIndex = null; // name -> index, built on the first getTensor: opening stays as cheap as the header parse
-  return {
+  let card = null; // the model card's JSON and module tree, from the first describe()
+  /** @type {import('./index.js').SafetensorsFile} */
+  const file = {
     tensors,
     metadata: header.metadata,
     headerSize: header.headerSize,
@@ -81,7 +98,28 @@ export async function openSafetensors(input, options = {}) {
       const plan = planTensorRead(tensor, core.tables.dtypes[dtypeIndex[index]], dataStart, tensorOptions);
       return decodeTensor(core, source, plan, tensor, tensorOptions);
     },
+    /**
+     * The model card, built by the core when the header was read (a new object each call).
+     * Reads no tensor data, unless `readAlpha` is set and only an adapter's `.alpha`
+     * tensors hold its alpha: then one of those scalars is read.
+     * @param {{ readAlpha?: boolean, signal?: AbortSignal }} [describeOptions]
+     * @returns {Promise<import('./index.js').ModelCard>}
+     */
+    async describe(describeOptions = {}) {
+      const { readAlpha = false, signal } = checkOptions(describeOptions);
+      if (typeof readAlpha !== 'boolean') throw new TypeError('options.readAlpha must be a boolean');
+      card ??= await readCard(source, header, signal);
+      /** @type {import('./index.js').ModelCard} */
+      const described = { ...JSON.parse(card.json), modules: structuredClone(card.modules) };
+      const adapter = described.adapter;
+      if (readAlpha && adapter && adapter.alpha === null && adapter.alphaTensor !== undefined) {
+        const [alpha] = /** @type {Float32Array} */ (await file.getTensor(adapter.alphaTensor, { as: 'float32', signal }));
+        if (Number.isFinite(alpha)) adapter.alpha = alpha;
+      }
+      return described;
+    },
   };
+  return file;
 }
 
 /**

@@ -1,5 +1,5 @@
 // Reads a file's length prefix and header (never its tensor data) and runs the core's
-// analysis on them: the reference verdict, findings, tensors and metadata.
+// analysis on them: the reference verdict, findings, tensors and metadata, and the model card.
 import { untilAborted, throwIfAborted } from './abort.js';
 import { SafetensorsError } from './errors.js';
 import { decodeHeaderTable } from './header_table.js';
@@ -33,9 +33,10 @@ function withHeapCopy(core, parts, fn) {
  * @param {import('./core.js').Core} core
  * @param {{ size: number, read(offset: number, length: number): Promise<Uint8Array> }} source
  * @param {AbortSignal} [signal]
+ * @param {boolean} [withCard] also build the model card (of a loadable file)
  * @returns {Promise<ReturnType<typeof decodeHeaderTable>>}
  */
-export async function readHeader(core, source, signal) {
+export async function readHeader(core, source, signal, withCard = false) {
   throwIfAborted(signal);
   const { size } = source;
   const fileSize = BigInt(size);
@@ -50,7 +51,7 @@ export async function readHeader(core, source, signal) {
   let table;
   try {
     // The view is on the wasm heap: copy it (slice) before anything else runs.
-    table = withHeapCopy(core, parts, (ptr, len) => core.call((m) => m._analyzeHeader(ptr, len, fileSize)?.slice()));
+    table = withHeapCopy(core, parts, (ptr, len) => core.call((m) => m._analyzeHeader(ptr, len, fileSize, withCard)?.slice()));
   } catch (error) {
     throw error instanceof SafetensorsError && error.code === 'OutOfMemory' ? headerOutOfMemory(needed, error) : error;
   }

@@ -23,8 +23,14 @@ struct ModuleSizes {
   bool conv = false;                                   // a k x k (k > 1) down projection
 };
 
+// The part `name` ends with. Runs on every tensor of every file opened, so the suffixes are
+// first filtered by their last two characters, which rejects a model's names at once.
 const AdapterPart* part_of(std::string_view name) {
+  if (name.size() < 3) return nullptr;
+  const char last = name.back(), before = name[name.size() - 2];
   for (const AdapterPart& p : kAdapterParts) {
+    if (p.suffix.back() != last || p.suffix[p.suffix.size() - 2] != before) continue;
+    if (p.suffix.size() >= 8 && name.size() >= 8 && p.suffix[p.suffix.size() - 8] != name[name.size() - 8]) continue;
     if (name.size() > p.suffix.size() && name.ends_with(p.suffix)) return &p;
   }
   return nullptr;
@@ -125,7 +131,10 @@ bool lora_diffusion_scan(std::span<const TensorEntry> tensors, const MetadataVie
   std::map<std::uint64_t, std::size_t> ranks;
   std::vector<std::string> targets;
   std::optional<Family> family;
+  bool tokens = false;  // any "<embed>" value in the metadata
+  for (const auto& [key, value] : meta.entries()) tokens = tokens || value == "<embed>";
   for (const TensorEntry& t : tensors) {
+    if (!tokens && t.name.find(':') == std::string::npos) continue;
     const std::string pattern = key_pattern(t.name);
     const bool down = pattern.ends_with(":#:down"), up = pattern.ends_with(":#:up");
     if (down || up) {
@@ -136,7 +145,7 @@ bool lora_diffusion_scan(std::span<const TensorEntry> tensors, const MetadataVie
         ++ranks[t.shape[0]];
         if (!family && target == "text_encoder") family = family_from_width(t.shape[1], describe_tensor(t) + " (text encoder width)");
       }
-    } else if (meta.get(t.name) == std::optional<std::string_view>("<embed>")) {
+    } else if (tokens && meta.get(t.name) == std::optional<std::string_view>("<embed>")) {
       ++parts;
       out.embedded_tokens.push_back(t.name);
       if (!family && !t.shape.empty()) family = family_from_width(t.shape.back(), describe_tensor(t) + " (token embedding)");

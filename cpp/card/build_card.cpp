@@ -16,6 +16,9 @@
 namespace safetensors {
 namespace {
 
+// Models with more tensors than this are matched by names as written only.
+constexpr std::size_t kPatternScanLimit = 4096;
+
 // Layer count, width, vocabulary and experts of a language model, from its keys.
 Architecture text_architecture(const Family& family, const KeyIndex& keys, std::span<const TensorEntry> tensors) {
   Architecture a;
@@ -81,13 +84,19 @@ ModelCard build_card(const Report& report) {
     card.kind = CardKind::Embedding;
     from_keys = scan.embedding_family;
   } else {
-    KeyIndex keys;
-    for (const TensorEntry& t : tensors) keys.add(t.name, t.shape);
-    // Diffusion rules first: a checkpoint's text encoder must not make it a language model.
-    from_keys = match_family(keys, Domain::Diffusion);
-    if (!from_keys) {
-      from_keys = match_family(keys, Domain::Text);
-      if (from_keys) card.architecture = text_architecture(*from_keys, keys, tensors);
+    // Names as written first (cheap); by pattern when that finds nothing and the file is
+    // small enough for the rewrite of every name not to matter.
+    for (const bool exact : {true, false}) {
+      if (!exact && tensors.size() > kPatternScanLimit) break;
+      KeyIndex keys(exact, tensors.size());
+      for (const TensorEntry& t : tensors) keys.add(t.name, t.shape);
+      // Diffusion rules first: a checkpoint's text encoder must not make it a language model.
+      from_keys = match_family(keys, Domain::Diffusion);
+      if (!from_keys) {
+        from_keys = match_family(keys, Domain::Text);
+        if (from_keys) card.architecture = text_architecture(*from_keys, keys, tensors);
+      }
+      if (from_keys) break;
     }
     if (from_keys) card.kind = CardKind::Model;
   }

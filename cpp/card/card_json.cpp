@@ -1,6 +1,7 @@
 // JSON writer of the card (see card_json.h). Field names are those of index.d.ts' ModelCard.
 #include "card/card_json.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <string_view>
@@ -40,8 +41,12 @@ class Json {
     }
     char buf[32];
     // Integers (counts, sizes) exactly; other values with round-trip precision.
-    const int n = v == std::floor(v) && std::fabs(v) < 1e17 ? std::snprintf(buf, sizeof buf, "%.0f", v)
-                                                            : std::snprintf(buf, sizeof buf, "%.17g", v);
+    if (v == std::floor(v) && std::fabs(v) < 9e15) {
+      const auto r = std::to_chars(buf, buf + sizeof buf, static_cast<long long>(v));
+      out_.append(buf, r.ptr);
+      return;
+    }
+    const int n = std::snprintf(buf, sizeof buf, "%.17g", v);
     out_.append(buf, static_cast<std::size_t>(n));
   }
 
@@ -177,29 +182,6 @@ void write_training(Json& j, const std::vector<std::pair<std::string, TrainingVa
   j.end_object();
 }
 
-void write_module(Json& j, const ModuleNode& m) {
-  j.begin_object();
-  j.key("name");
-  j.string(m.name);
-  j.key("path");
-  j.string(m.path);
-  j.key("tensors");
-  j.number(m.tensors);
-  j.key("parameters");
-  j.number(m.parameters);
-  j.key("bytes");
-  j.number(m.bytes);
-  j.key("own");
-  j.begin_array();
-  for (std::uint32_t i : m.own) j.number(i);
-  j.end_array();
-  j.key("children");
-  j.begin_array();
-  for (const ModuleNode& c : m.children) write_module(j, c);
-  j.end_array();
-  j.end_object();
-}
-
 }  // namespace
 
 void write_json_string(std::string_view s, std::string& out) {
@@ -317,8 +299,6 @@ void write_card_json(const ModelCard& card, std::string& out) {
     j.end_object();
   }
   j.end_array();
-  j.key("modules");
-  write_module(j, card.modules);
   j.end_object();
 }
 

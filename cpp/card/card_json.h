@@ -1,5 +1,6 @@
-// The card as JSON, the one form in which it crosses to JavaScript (JSON.parse there gives
-// the ModelCard of web/index.d.ts, field for field).
+// The card as JSON, the form in which it crosses to JavaScript (JSON.parse there gives the
+// ModelCard of web/index.d.ts, field for field), but for the module tree, which is large and
+// travels as numbers in the packed header table (cpp/wasm/header_table.h).
 #pragma once
 
 #include <string>
@@ -8,7 +9,7 @@
 
 namespace safetensors {
 
-/// @brief Appends `card` as compact JSON to `out`.
+/// @brief Appends `card` (all but `modules`) as compact JSON to `out`.
 void write_card_json(const ModelCard& card, std::string& out);
 
 /// @brief Appends `s` as a JSON string literal (quotes, backslashes and control characters

@@ -101,15 +101,21 @@ struct EmbeddedHash {
   HashCover covers = HashCover::Data;
 };
 
-/// @brief A node of the module tree: tensors grouped by their name's path.
+/// @brief A node of the module tree (see module_tree.h), in a flat list: the root first,
+/// every parent before its children.
 struct ModuleNode {
-  std::string name;                      ///< this level's part of the path ("" for the root)
-  std::string path;                      ///< the full prefix, joined as in the tensor names
-  double tensors = 0;                    ///< tensors at or below this node
+  std::uint32_t parent = 0;  ///< index of the parent node (0 for the root)
+  std::string name;          ///< this level's part of the tensor names ("" for the root)
+  char separator = 0;        ///< what joins it to the parent's path ('.' or '_'; 0 below the root)
+  double tensors = 0;        ///< tensors at or below this node
   double parameters = 0;
   double bytes = 0;
-  std::vector<std::uint32_t> own;        ///< indices (data order) of the tensors directly here
-  std::vector<ModuleNode> children;      ///< in first-seen order
+};
+
+/// @brief The module tree: its nodes, and for each tensor (data order) the node it is in.
+struct ModuleTree {
+  std::vector<ModuleNode> nodes;
+  std::vector<std::uint32_t> node_of;
 };
 
 /// @brief The whole card.
@@ -126,7 +132,7 @@ struct ModelCard {
   std::optional<std::vector<std::pair<std::string, TrainingValue>>> training;
   std::vector<CardImage> images;
   std::vector<EmbeddedHash> embedded_hashes;
-  ModuleNode modules;
+  ModuleTree modules;  ///< crosses to JS in the packed table, not in the JSON
 };
 
 }  // namespace safetensors

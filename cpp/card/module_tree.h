@@ -13,7 +13,10 @@
 
 namespace safetensors {
 
-/// @brief The tree of `tensors` (data order; `own` indices refer to it).
-ModuleNode module_tree(std::span<const TensorEntry> tensors, bool kohya_names);
+/// @brief The tree of `tensors` (data order).
+ModuleTree module_tree(std::span<const TensorEntry> tensors, bool kohya_names);
+
+/// @brief The full path of node `i` (names joined by their separators), for tests and tools.
+std::string module_path(const ModuleTree& tree, std::uint32_t i);
 
 }  // namespace safetensors

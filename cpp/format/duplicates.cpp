@@ -2,33 +2,19 @@
 // answer is no, and it must be cheap for 10^6 tensors); only then are entries dropped.
 #include "format/duplicates.h"
 
+#include "format/flat_string_index.h"
+
 #include <string_view>
 #include <unordered_map>
 
 namespace safetensors {
 namespace {
 
-// True when some tensor name appears twice. An open-addressing table of (hash, index)
-// in one flat allocation: no node per name, unlike a hash map, and O(n), unlike a sort.
+// True when some tensor name appears twice: O(n), no allocation per name.
 bool has_duplicate_names(const std::vector<TensorEntry>& tensors) {
-  std::size_t capacity = 16;
-  while (capacity < 2 * tensors.size()) capacity *= 2;
-  struct Slot {
-    std::size_t hash = 0;
-    std::size_t index_plus_one = 0;  // 0: empty
-  };
-  std::vector<Slot> slots(capacity);
-  const std::size_t mask = capacity - 1;
+  FlatStringIndex index(tensors.size());
   for (std::size_t i = 0; i < tensors.size(); ++i) {
-    const std::size_t h = std::hash<std::string_view>{}(tensors[i].name);
-    for (std::size_t at = h & mask;; at = (at + 1) & mask) {
-      Slot& slot = slots[at];
-      if (slot.index_plus_one == 0) {
-        slot = {h, i + 1};
-        break;
-      }
-      if (slot.hash == h && tensors[slot.index_plus_one - 1].name == tensors[i].name) return true;
-    }
+    if (index.find_or_add(tensors[i].name, static_cast<std::uint32_t>(i)) != i) return true;
   }
   return false;
 }

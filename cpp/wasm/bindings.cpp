@@ -4,11 +4,13 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "analysis/analyze_header.h"
+#include "card/build_card.h"
 #include "convert/float32_convert.h"
 #include "convert/value_scan.h"
 #include "findings/scan_findings.h"
@@ -46,13 +48,15 @@ double header_bytes_needed(std::uintptr_t ptr, std::size_t len, std::uint64_t fi
 }
 
 // Analyses the file's first bytes (with json_padding() readable bytes after them)
-// and returns a view of the packed report. null means the parser ran out of memory:
-// there is no verdict to report.
-emscripten::val analyze(std::uintptr_t ptr, std::size_t len, std::uint64_t file_size) {
+// and returns a view of the packed report, with the model card of a loadable file when
+// `with_card`. null means the parser ran out of memory: there is no verdict to report.
+emscripten::val analyze(std::uintptr_t ptr, std::size_t len, std::uint64_t file_size, bool with_card) {
   static std::vector<std::uint8_t> table;
   const Report report = analyze_header(heap_bytes(ptr, len), file_size, true);
   if (report.outcome == Outcome::OutOfMemory) return emscripten::val::null();
-  encode_header_table(report, table);
+  std::optional<ModelCard> card;
+  if (with_card && report.error == ReferenceError::None) card = build_card(report);
+  encode_header_table(report, card ? &*card : nullptr, table);
   return view_of(table);
 }
 

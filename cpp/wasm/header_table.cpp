@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "card/card_json.h"
+
 namespace safetensors {
 namespace {
 
@@ -30,6 +32,23 @@ void write_tensor(TableWriter& w, const TensorEntry& t) {
   }
 }
 
+void write_card(TableWriter& w, const ModelCard& card) {
+  std::string json;
+  write_card_json(card, json);
+  w.string(json);
+  const ModuleTree& tree = card.modules;
+  w.number(static_cast<double>(tree.nodes.size()));
+  for (const ModuleNode& n : tree.nodes) {
+    w.number(n.parent);
+    w.string(n.name);
+    w.number(static_cast<unsigned char>(n.separator));
+    w.number(n.tensors);
+    w.number(n.parameters);
+    w.number(n.bytes);
+  }
+  for (std::uint32_t node : tree.node_of) w.number(node);
+}
+
 }  // namespace
 
 void write_findings(TableWriter& w, std::span<const Finding> findings) {
@@ -41,7 +60,7 @@ void write_findings(TableWriter& w, std::span<const Finding> findings) {
   }
 }
 
-void encode_header_table(const Report& report, std::vector<std::uint8_t>& out) {
+void encode_header_table(const Report& report, const ModelCard* card, std::vector<std::uint8_t>& out) {
   TableWriter w;
   w.number(static_cast<double>(report.error));
   if (report.error != ReferenceError::None) {
@@ -63,6 +82,8 @@ void encode_header_table(const Report& report, std::vector<std::uint8_t>& out) {
   }
   w.number(static_cast<double>(report.tensors.size()));
   for (const TensorEntry& t : report.tensors) write_tensor(w, t);
+  w.number(card ? 1 : 0);
+  if (card) write_card(w, *card);
   w.finish(out);
 }
 

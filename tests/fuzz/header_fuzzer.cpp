@@ -1,14 +1,18 @@
-// libFuzzer target: the whole header analysis (steps 1-7, findings, the JS table)
-// on arbitrary bytes with an arbitrary claimed file size.
+// libFuzzer target: the whole header analysis (steps 1-7, findings, the model card, the
+// JS table) on arbitrary bytes with an arbitrary claimed file size.
 //
 // Input layout: byte 0 chooses the claimed size (even: exactly the bytes given;
 // odd: the bytes given plus the next 8 bytes read as a u64), the rest is the file start.
 #include <cstdint>
 #include <cstring>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "analysis/analyze_header.h"
+#include "card/build_card.h"
+#include "card/card_json.h"
+#include "simdjson.h"
 #include "wasm/header_table.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -47,6 +51,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     seen |= bit;
   }
   std::vector<std::uint8_t> table;
-  safetensors::encode_header_table(report, table);
+  if (report.error == safetensors::ReferenceError::None) {
+    // The model card of every loadable header: JSON that parses, a tree that holds every tensor.
+    const safetensors::ModelCard card = safetensors::build_card(report);
+    std::string json;
+    safetensors::write_card_json(card, json);
+    simdjson::dom::parser parser;
+    simdjson::dom::element doc;
+    if (parser.parse(json).get(doc) != simdjson::SUCCESS) __builtin_trap();
+    const auto& tree = card.modules;
+    if (tree.node_of.size() != report.tensors.size() || tree.nodes.front().tensors != report.tensors.size()) __builtin_trap();
+    for (std::size_t i = 1; i < tree.nodes.size(); ++i) {
+      if (tree.nodes[i].parent >= i) __builtin_trap();  // parents first
+    }
+    safetensors::encode_header_table(report, &card, table);
+  } else {
+    safetensors::encode_header_table(report, nullptr, table);
+  }
   return 0;
 }

@@ -55,50 +55,69 @@ TEST(CardParameters, BitsandbytesMxfp4AndMlx) {
   EXPECT_NE(mlx.quantized->note.find("config.json"), std::string::npos);
 }
 
+// The nodes' paths, and each tensor's node path, for comparing trees.
+std::vector<std::string> paths(const ModuleTree& tree) {
+  std::vector<std::string> out;
+  for (std::uint32_t i = 0; i < tree.nodes.size(); ++i) out.push_back(module_path(tree, i));
+  return out;
+}
+std::vector<std::string> tensor_paths(const ModuleTree& tree) {
+  std::vector<std::string> out;
+  for (std::uint32_t n : tree.node_of) out.push_back(module_path(tree, n));
+  return out;
+}
+
 TEST(CardModules, TreeFoldsSingleTensorModulesAndChains) {
   const Report r = report_of({{"model.diffusion_model.a.0.weight", {2, 2}},
                               {"model.diffusion_model.a.0.bias", {2}},
                               {"model.diffusion_model.a.1.weight", {3}},
                               {"model.diffusion_model.out.weight", {5}},
                               {"top", {}}});
-  const ModuleNode root = module_tree(r.tensors, false);
-  EXPECT_EQ(root.tensors, 5);
-  EXPECT_EQ(root.parameters, 4 + 2 + 3 + 5 + 1);
-  EXPECT_EQ(root.own, (std::vector<std::uint32_t>{4}));
-  ASSERT_EQ(root.children.size(), 1u);
-  const ModuleNode& dm = root.children[0];
-  EXPECT_EQ(dm.name, "model.diffusion_model");  // a chain of one child each
-  EXPECT_EQ(dm.own, (std::vector<std::uint32_t>{3}));  // "out" held one tensor: folded in
-  ASSERT_EQ(dm.children.size(), 1u);
-  const ModuleNode& a = dm.children[0];
-  EXPECT_EQ(a.name, "a");
-  EXPECT_EQ(a.path, "model.diffusion_model.a");
-  EXPECT_EQ(a.bytes, (4 + 2 + 3) * 2);
-  EXPECT_EQ(a.own, (std::vector<std::uint32_t>{2}));
-  ASSERT_EQ(a.children.size(), 1u);
-  EXPECT_EQ(a.children[0].name, "0");
-  EXPECT_EQ(a.children[0].own, (std::vector<std::uint32_t>{0, 1}));
+  const ModuleTree tree = module_tree(r.tensors, false);
+  // "model" and "diffusion_model" chain into one node; "a.1" and "out" hold one tensor each: folded.
+  EXPECT_EQ(paths(tree), (std::vector<std::string>{"", "model.diffusion_model", "model.diffusion_model.a", "model.diffusion_model.a.0"}));
+  EXPECT_EQ(tensor_paths(tree), (std::vector<std::string>{"model.diffusion_model.a.0", "model.diffusion_model.a.0", "model.diffusion_model.a",
+                                                          "model.diffusion_model", ""}));
+  EXPECT_EQ(tree.nodes[1].name, "model.diffusion_model");
+  EXPECT_EQ(tree.nodes[1].separator, '\0');
+  EXPECT_EQ(tree.nodes[2].name, "a");
+  EXPECT_EQ(tree.nodes[2].separator, '.');
+  EXPECT_EQ(tree.nodes[0].tensors, 5);
+  EXPECT_EQ(tree.nodes[0].parameters, 4 + 2 + 3 + 5 + 1);
+  EXPECT_EQ(tree.nodes[2].bytes, (4 + 2 + 3) * 2);
+  EXPECT_EQ(tree.nodes[3].tensors, 2);
+}
+
+TEST(CardModules, TensorsOutOfOrderFindTheirModule) {
+  // The reference writer sorts by dtype first, so a layer's F32 norms come after all BF16 weights.
+  const Report r = report_of({{"m.layers.0.attn.q.weight", {2}}, {"m.layers.0.attn.k.weight", {2}}, {"m.layers.1.attn.q.weight", {2}},
+                              {"m.layers.1.attn.k.weight", {2}}, {"m.layers.0.norm.weight", {2}}, {"m.layers.0.attn.bias", {2}}});
+  const ModuleTree tree = module_tree(r.tensors, false);
+  EXPECT_EQ(tensor_paths(tree), (std::vector<std::string>{"m.layers.0.attn", "m.layers.0.attn", "m.layers.1.attn", "m.layers.1.attn",
+                                                          "m.layers.0", "m.layers.0.attn"}));
+  EXPECT_EQ(paths(tree), (std::vector<std::string>{"", "m.layers", "m.layers.0", "m.layers.0.attn", "m.layers.1.attn"}));
 }
 
 TEST(CardModules, KohyaNamesSplitAtBlockNumbers) {
   const std::string m = "lora_unet_down_blocks_0_attentions_1_proj_in";
   const Report r = report_of({{m + ".lora_down.weight", {4, 320}}, {m + ".lora_up.weight", {320, 4}}, {m + ".alpha", {}},
-                              {"lora_te_text_model_encoder_layers_0_mlp_fc1.alpha", {}},
-                              {"lora_te_text_model_encoder_layers_0_mlp_fc1.lora_down.weight", {4, 768}}});
-  const ModuleNode root = module_tree(r.tensors, true);
-  ASSERT_EQ(root.children.size(), 2u);
-  EXPECT_EQ(root.children[0].name, "lora_unet_down_blocks_0_attentions_1_proj_in");  // one chain
-  EXPECT_EQ(root.children[0].own.size(), 3u);
-  EXPECT_EQ(root.children[1].path, "lora_te_text_model_encoder_layers_0_mlp_fc1");
+                              {"lora_unet_down_blocks_0_attentions_2_proj_in.alpha", {}},
+                              {"lora_unet_down_blocks_0_attentions_2_proj_in.lora_down.weight", {4, 320}}});
+  const ModuleTree tree = module_tree(r.tensors, true);
+  EXPECT_EQ(paths(tree), (std::vector<std::string>{"", "lora_unet_down_blocks_0", "lora_unet_down_blocks_0_attentions_1_proj_in",
+                                                   "lora_unet_down_blocks_0_attentions_2_proj_in"}));
+  EXPECT_EQ(tree.nodes[2].name, "attentions_1_proj_in");
+  EXPECT_EQ(tree.nodes[2].separator, '_');
 }
 
 TEST(CardModules, DeepNamesAreBounded) {
   std::string deep;
   for (int i = 0; i < 100000; ++i) deep += "a.";
   deep += "w";
-  const Report r = report_of({{deep, {1}}});
-  const ModuleNode root = module_tree(r.tensors, false);
-  EXPECT_EQ(root.tensors, 1);
+  const Report r = report_of({{deep, {1}}, {deep + "x", {1}}});
+  const ModuleTree tree = module_tree(r.tensors, false);
+  EXPECT_EQ(tree.nodes[0].tensors, 2);
+  EXPECT_LE(tree.nodes.size(), 34u);
 }
 
 }  // namespace

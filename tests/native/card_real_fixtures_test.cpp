@@ -57,10 +57,12 @@ TEST_F(RealCards, KohyaLycorisLokr) {
   EXPECT_EQ(c.date, "2023-04-05T19:01:47Z");
   EXPECT_EQ(c.embedded_hashes.front().key, "sshs_model_hash");
   EXPECT_EQ(c.parameters.by_dtype.size(), 1u);
-  EXPECT_EQ(c.modules.tensors, 1750);
-  ASSERT_EQ(c.modules.children.size(), 2u);
-  EXPECT_EQ(c.modules.children[0].name, "lora_te");
-  EXPECT_EQ(c.modules.children[1].name, "lora_unet");
+  EXPECT_EQ(c.modules.nodes[0].tensors, 1750);
+  std::vector<std::string> top;
+  for (const ModuleNode& n : c.modules.nodes) {
+    if (&n != &c.modules.nodes[0] && n.parent == 0) top.push_back(n.name);
+  }
+  EXPECT_EQ(top, (std::vector<std::string>{"lora_te", "lora_unet"}));
 }
 
 TEST_F(RealCards, TransformersGpt2) {
@@ -111,7 +113,6 @@ TEST_F(RealCards, JsonParsesAndCarriesTheFields) {
   EXPECT_EQ(text(doc["family"]["id"]), "sd1");
   EXPECT_EQ(number(doc["adapter"]["rank"]), 4);
   EXPECT_EQ(text(doc["triggerWords"].at(0)["text"]), "smart falcon \\(umamusume\\)");
-  EXPECT_EQ(number(doc["modules"]["tensors"]), 1750);
   EXPECT_EQ(number(doc["training"]["learning_rate"]), 0.0003);
   bool v2 = true;
   EXPECT_EQ(doc["training"]["v2"].get(v2), simdjson::SUCCESS);
