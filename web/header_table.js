@@ -48,26 +48,47 @@ export function decodeHeaderTable(bytes, tables) {
 }
 
 /**
- * The module tree as the core writes it (flat, parents first) made into nested ModuleNodes.
+ * The module tree as the core writes it: flat, parents first (nested by moduleTree()).
  * @param {TableReader} r
  * @param {number} tensorCount
- * @returns {import('./index.js').ModuleNode}
  */
 function readModuleTree(r, tensorCount) {
+  const count = r.num();
+  const parent = new Uint32Array(count);
+  const separator = new Uint16Array(count);
+  const names = new Array(count);
+  const sums = new Float64Array(count * 3); // tensors, parameters, bytes
+  for (let i = 0; i < count; i++) {
+    parent[i] = r.num();
+    names[i] = r.str();
+    separator[i] = r.num();
+    sums[3 * i] = r.num();
+    sums[3 * i + 1] = r.num();
+    sums[3 * i + 2] = r.num();
+  }
+  const nodeOf = new Uint32Array(tensorCount);
+  for (let t = 0; t < tensorCount; t++) nodeOf[t] = r.num();
+  return { parent, separator, names, sums, nodeOf };
+}
+
+/**
+ * A new nested tree of ModuleNodes from the flat form.
+ * @param {ReturnType<typeof readModuleTree>} flat
+ * @returns {import('./index.js').ModuleNode}
+ */
+export function moduleTree({ parent, separator, names, sums, nodeOf }) {
   /** @type {import('./index.js').ModuleNode[]} */
-  const nodes = new Array(r.num());
-  for (let i = 0; i < nodes.length; i++) {
-    const parent = r.num();
-    const name = r.str();
-    const separator = r.num();
-    const node = { name, path: name, tensors: r.num(), parameters: r.num(), bytes: r.num(), own: [], children: [] };
+  const nodes = new Array(names.length);
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i];
+    const node = { name, path: name, tensors: sums[3 * i], parameters: sums[3 * i + 1], bytes: sums[3 * i + 2], own: [], children: [] };
     if (i > 0) {
-      const up = nodes[parent];
-      if (up.path !== '') node.path = up.path + String.fromCharCode(separator) + name;
+      const up = nodes[parent[i]];
+      if (up.path !== '') node.path = up.path + String.fromCharCode(separator[i]) + name;
       up.children.push(node);
     }
     nodes[i] = node;
   }
-  for (let t = 0; t < tensorCount; t++) nodes[r.num()].own.push(t);
+  for (let t = 0; t < nodeOf.length; t++) nodes[nodeOf[t]].own.push(t);
   return nodes[0];
 }

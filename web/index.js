@@ -3,6 +3,7 @@ import { initSafetensors } from './core.js';
 import { toByteSource } from './byte_source.js';
 import { SafetensorsError } from './errors.js';
 import { readHeader } from './read_header.js';
+import { moduleTree } from './header_table.js';
 import { planTensorRead } from './tensor_plan.js';
 import { decodeTensor } from './tensor_decode.js';
 import { scanData } from './data_scan.js';
@@ -110,7 +111,7 @@ export async function openSafetensors(input, options = {}) {
       if (typeof readAlpha !== 'boolean') throw new TypeError('options.readAlpha must be a boolean');
       card ??= await readCard(source, header, signal);
       /** @type {import('./index.js').ModelCard} */
-      const described = { ...JSON.parse(card.json), modules: structuredClone(card.modules) };
+      const described = { ...JSON.parse(card.json), modules: moduleTree(card.modules) };
       const adapter = described.adapter;
       if (readAlpha && adapter && adapter.alpha === null && adapter.alphaTensor !== undefined) {
         const [alpha] = /** @type {Float32Array} */ (await file.getTensor(adapter.alphaTensor, { as: 'float32', signal }));
