@@ -10,6 +10,8 @@ import {
   type ErrorCode,
   type Finding,
   type SafetensorsFile,
+  type ModelCard,
+  type ModuleNode,
   type TensorArray,
   type TensorInfo,
   type ValidationReport,
@@ -75,4 +77,17 @@ export async function decoding(st: SafetensorsFile): Promise<number> {
   // @ts-expect-error rows is a pair
   await st.getTensor('w', { rows: 3 });
   return weights.length + bytes.length + any.length + filled.length;
+}
+
+export async function card(st: SafetensorsFile): Promise<string> {
+  const c: ModelCard = await st.describe({ readAlpha: true });
+  const kind: 'model' | 'adapter' | 'embedding' | 'unknown' = c.kind;
+  const rank: number | null = c.adapter?.rank ?? null;
+  const tree: ModuleNode = c.modules;
+  const words: string[] = c.triggerWords.map((w) => w.text);
+  // @ts-expect-error kind is a closed set
+  const wrong: ModelCard['kind'] = 'lora';
+  // @ts-expect-error readAlpha is a boolean
+  await st.describe({ readAlpha: 1 });
+  return `${kind} ${rank} ${tree.children.length} ${words.join()} ${c.family?.id} ${wrong}`;
 }
