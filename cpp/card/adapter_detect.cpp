@@ -143,12 +143,14 @@ bool lora_diffusion_scan(std::span<const TensorEntry> tensors, const MetadataVie
       if (std::find(targets.begin(), targets.end(), target) == targets.end()) targets.push_back(target);
       if (down && t.shape.size() >= 2) {
         ++ranks[t.shape[0]];
-        if (!family && target == "text_encoder") family = family_from_width(t.shape[1], describe_tensor(t) + " (text encoder width)");
+        if (!family && target == "text_encoder")
+          family = family_from_width(t.shape[1], describe_tensor(t) + " (text encoder width)");
       }
     } else if (tokens && meta.get(t.name) == std::optional<std::string_view>("<embed>")) {
       ++parts;
       out.embedded_tokens.push_back(t.name);
-      if (!family && !t.shape.empty()) family = family_from_width(t.shape.back(), describe_tensor(t) + " (token embedding)");
+      if (!family && !t.shape.empty())
+        family = family_from_width(t.shape.back(), describe_tensor(t) + " (token embedding)");
     }
   }
   if (parts == 0 || parts * 2 < tensors.size()) return false;
@@ -157,7 +159,8 @@ bool lora_diffusion_scan(std::span<const TensorEntry> tensors, const MetadataVie
   a.format = "lora_diffusion";
   a.targets = targets;
   if (!ranks.empty()) {
-    a.rank = static_cast<double>(std::max_element(ranks.begin(), ranks.end(), [](auto& x, auto& y) { return x.second < y.second; })->first);
+    a.rank = static_cast<double>(
+        std::max_element(ranks.begin(), ranks.end(), [](auto& x, auto& y) { return x.second < y.second; })->first);
   }
   if (targets.empty()) {
     out.embedding = true;
@@ -174,10 +177,14 @@ bool embedding_scan(std::span<const TensorEntry> tensors, AdapterScan& out) {
   if (tensors.empty() || tensors.size() > 3) return false;
   const TensorEntry *clip_l = nullptr, *clip_g = nullptr, *single = nullptr;
   for (const TensorEntry& t : tensors) {
-    if (t.name == "clip_l") clip_l = &t;
-    else if (t.name == "clip_g") clip_g = &t;
-    else if (t.name == "emb_params" || t.name.starts_with("string_to_param.")) single = &t;
-    else return false;
+    if (t.name == "clip_l")
+      clip_l = &t;
+    else if (t.name == "clip_g")
+      clip_g = &t;
+    else if (t.name == "emb_params" || t.name.starts_with("string_to_param."))
+      single = &t;
+    else
+      return false;
   }
   out.embedding = true;
   if (clip_g) {
@@ -259,7 +266,8 @@ AdapterScan scan_adapter(std::span<const TensorEntry> tensors, const MetadataVie
   if (const auto alpha = meta.get("ss_network_alpha")) a.alpha = parse_number(*alpha);
   if (const auto config = meta.get("lora_adapter_metadata")) read_lora_config(*config, a);
   if (!a.rank && !ranks.empty()) {
-    a.rank = static_cast<double>(std::max_element(ranks.begin(), ranks.end(), [](auto& x, auto& y) { return x.second < y.second; })->first);
+    a.rank = static_cast<double>(
+        std::max_element(ranks.begin(), ranks.end(), [](auto& x, auto& y) { return x.second < y.second; })->first);
   }
   if (!a.alpha) a.alpha_tensor = alpha_tensor;
   out.adapter = std::move(a);

@@ -12,19 +12,19 @@ namespace safetensors {
 
 /// @brief What a part tells about the adapted weight.
 enum class PartRole : std::uint8_t {
-  Down,     ///< [rank, in, ...]
-  Up,       ///< [out, rank, ...]
-  Mid,      ///< LoCon's middle conv
-  Alpha,    ///< a scalar
-  Scale,    ///< DoRA's magnitude
-  W1A,      ///< LoHa/LoKr left factor: [out1, rank]
-  W1B,      ///< [rank, in1]
-  W1,       ///< LoKr full left factor [out1, in1]
-  W2A,      ///< [out2, rank]
-  W2B,      ///< [rank, in2]
-  W2,       ///< LoKr full right factor [out2, in2]
-  Other,    ///< a part that does not give sizes
-  Full,     ///< a full difference [out, in]
+  Down,   ///< [rank, in, ...]
+  Up,     ///< [out, rank, ...]
+  Mid,    ///< LoCon's middle conv
+  Alpha,  ///< a scalar
+  Scale,  ///< DoRA's magnitude
+  W1A,    ///< LoHa/LoKr left factor: [out1, rank]
+  W1B,    ///< [rank, in1]
+  W1,     ///< LoKr full left factor [out1, in1]
+  W2A,    ///< [out2, rank]
+  W2B,    ///< [rank, in2]
+  W2,     ///< LoKr full right factor [out2, in2]
+  Other,  ///< a part that does not give sizes
+  Full,   ///< a full difference [out, in]
 };
 
 /// @brief One tensor suffix of an adapter.
@@ -70,12 +70,8 @@ struct KohyaPrefix {
 };
 
 inline constexpr KohyaPrefix kKohyaPrefixes[] = {
-    {"lora_unet_", "unet"},
-    {"lora_te1_", "text_encoder_1"},
-    {"lora_te2_", "text_encoder_2"},
-    {"lora_te3_", "text_encoder_3"},
-    {"lora_te_", "text_encoder"},
-    {"lora_transformer_", "transformer"},
+    {"lora_unet_", "unet"},          {"lora_te1_", "text_encoder_1"}, {"lora_te2_", "text_encoder_2"},
+    {"lora_te3_", "text_encoder_3"}, {"lora_te_", "text_encoder"},    {"lora_transformer_", "transformer"},
 };
 
 }  // namespace safetensors

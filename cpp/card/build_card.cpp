@@ -36,9 +36,9 @@ Architecture text_architecture(const Family& family, const KeyIndex& keys, std::
   }
   // The token embedding is [vocab, hidden] in every family listed.
   for (std::string_view root : kTextRoots) {
-    for (std::string_view embed : {"embed_tokens.weight", "wte.weight", "word_embeddings.weight", "shared.weight",
-                                   "embeddings.word_embeddings.weight", "backbone.embeddings.weight",
-                                   "gpt_neox.embed_in.weight"}) {
+    for (std::string_view embed :
+         {"embed_tokens.weight", "wte.weight", "word_embeddings.weight", "shared.weight",
+          "embeddings.word_embeddings.weight", "backbone.embeddings.weight", "gpt_neox.embed_in.weight"}) {
       const IndexedKey* k = keys.find(std::string(root) + std::string(embed));
       if (k && k->shape->size() == 2) {
         a.vocab_size = static_cast<double>((*k->shape)[0]);

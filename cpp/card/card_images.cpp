@@ -46,7 +46,8 @@ std::optional<std::size_t> check_base64(std::string_view b64, std::string& head)
   head.clear();
   for (std::size_t i = 0; i + 4 <= b64.size() && head.size() < 12; i += 4) {
     std::uint32_t v = 0;
-    for (std::size_t j = 0; j < 4; ++j) v = (v << 6) | static_cast<std::uint32_t>(b64[i + j] == '=' ? 0 : base64_value(b64[i + j]));
+    for (std::size_t j = 0; j < 4; ++j)
+      v = (v << 6) | static_cast<std::uint32_t>(b64[i + j] == '=' ? 0 : base64_value(b64[i + j]));
     head += static_cast<char>(v >> 16);
     head += static_cast<char>((v >> 8) & 0xFF);
     head += static_cast<char>(v & 0xFF);
@@ -95,7 +96,8 @@ std::vector<CardImage> card_images(const MetadataView& meta) {
     constexpr std::string_view kData = "data:", kBase64 = ";base64,";
     const std::size_t comma = uri->find(kBase64);
     if (uri->starts_with(kData) && comma != std::string_view::npos) {
-      list.add("modelspec.thumbnail", uri->substr(comma + kBase64.size()), uri->substr(kData.size(), comma - kData.size()));
+      list.add("modelspec.thumbnail", uri->substr(comma + kBase64.size()),
+               uri->substr(kData.size(), comma - kData.size()));
     }
   }
   if (const auto covers = meta.text("ssmd_cover_images")) {

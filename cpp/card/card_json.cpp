@@ -224,8 +224,9 @@ void write_card_json(const ModelCard& card, std::string& out) {
   j.key("architecture");
   write_architecture(j, card.architecture);
   const std::pair<std::string_view, const std::optional<std::string>*> texts[] = {
-      {"title", &card.title},     {"description", &card.description}, {"author", &card.author},
-      {"license", &card.license}, {"date", &card.date},               {"source", &card.source}};
+      {"title", &card.title},   {"description", &card.description},
+      {"author", &card.author}, {"license", &card.license},
+      {"date", &card.date},     {"source", &card.source}};
   for (const auto& [name, value] : texts) {
     j.key(name);
     j.optional_string(*value);

@@ -252,9 +252,9 @@ std::vector<EmbeddedHash> embedded_hashes(const MetadataView& meta) {
   // sshs_legacy_hash is an AutoV1 of kohya's serialisation before the hashes were added;
   // ss_*_hash name the base model and VAE.
   constexpr Known kKnown[] = {
-      {"sshs_model_hash", HashCover::Data},        {"modelspec.hash_sha256", HashCover::Data},
-      {"sshs_legacy_hash", HashCover::AutoV1},     {"ss_new_sd_model_hash", HashCover::BaseModel},
-      {"ss_sd_model_hash", HashCover::BaseModel},  {"ss_new_vae_hash", HashCover::BaseModel},
+      {"sshs_model_hash", HashCover::Data},       {"modelspec.hash_sha256", HashCover::Data},
+      {"sshs_legacy_hash", HashCover::AutoV1},    {"ss_new_sd_model_hash", HashCover::BaseModel},
+      {"ss_sd_model_hash", HashCover::BaseModel}, {"ss_new_vae_hash", HashCover::BaseModel},
       {"ss_vae_hash", HashCover::BaseModel},
   };
   std::vector<EmbeddedHash> out;

@@ -48,7 +48,9 @@ std::optional<Family> match_family(const KeyIndex& index, Domain domain) {
         }
         evidence.push_back(std::move(*found));
       }
-      if (all) return Family{std::string(rule.id), std::string(family_name(rule.id)), std::string(rule.variant), std::move(evidence)};
+      if (all)
+        return Family{std::string(rule.id), std::string(family_name(rule.id)), std::string(rule.variant),
+                      std::move(evidence)};
     }
   }
   return std::nullopt;
@@ -61,7 +63,9 @@ std::optional<Family> family_from_metadata(const MetadataView& meta) {
     const bool prefix = m.value.ends_with('*');
     const std::string_view want = prefix ? m.value.substr(0, m.value.size() - 1) : m.value;
     if (prefix ? value->starts_with(want) : *value == want) {
-      return Family{std::string(m.id), std::string(family_name(m.id)), std::string(m.variant),
+      return Family{std::string(m.id),
+                    std::string(family_name(m.id)),
+                    std::string(m.variant),
                     {std::string(m.key) + " = " + quote_name(*value)}};
     }
   }

@@ -52,14 +52,24 @@ enum class Domain : std::uint8_t {
 };
 
 /// @brief Prefixes a diffusion model's keys may carry: checkpoints, ComfyUI and diffusers saves.
-inline constexpr std::array<std::string_view, 8> kDiffusionRoots{
-    "model.diffusion_model.", "diffusion_model.", "model.model.", "net.", "unet.", "transformer.",
-    "base_model.model.", ""};
+inline constexpr std::array<std::string_view, 8> kDiffusionRoots{"model.diffusion_model.",
+                                                                 "diffusion_model.",
+                                                                 "model.model.",
+                                                                 "net.",
+                                                                 "unet.",
+                                                                 "transformer.",
+                                                                 "base_model.model.",
+                                                                 ""};
 
 /// @brief Prefixes a language model's keys may carry: bare, wrapped, multimodal, PEFT.
-inline constexpr std::array<std::string_view, 8> kTextRoots{
-    "", "model.", "transformer.", "language_model.", "language_model.model.", "model.language_model.",
-    "bert.", "base_model.model.model."};
+inline constexpr std::array<std::string_view, 8> kTextRoots{"",
+                                                            "model.",
+                                                            "transformer.",
+                                                            "language_model.",
+                                                            "language_model.model.",
+                                                            "model.language_model.",
+                                                            "bert.",
+                                                            "base_model.model.model."};
 
 /// @brief A key that must be present; with `dim` >= 0, its shape[dim] must equal `value`.
 struct Clue {

@@ -23,7 +23,7 @@ void key_pattern(std::string_view name, std::string& out);
 
 /// @brief One key: the first name that has the pattern, and its shape.
 struct IndexedKey {
-  std::string_view name;                   ///< the first name seen with this pattern
+  std::string_view name;                    ///< the first name seen with this pattern
   const std::vector<std::uint64_t>* shape;  ///< that name's shape (never null)
 };
 
@@ -48,7 +48,7 @@ class KeyIndex {
  private:
   bool exact_;
   std::unordered_map<std::string, IndexedKey> keys_;  // by pattern
-  FlatStringIndex names_;                               // exact: name -> index into exact_keys_
+  FlatStringIndex names_;                             // exact: name -> index into exact_keys_
   std::vector<IndexedKey> exact_keys_;
   std::size_t count_ = 0;
   std::string scratch_;  // the pattern of the name being added

@@ -24,20 +24,20 @@ struct Family {
 
 /// @brief An adapter's method and shape.
 struct Adapter {
-  std::string type;                   ///< lora, locon, loha, lokr, dora, glora, oft, diff, unknown
-  std::string format;                 ///< kohya, peft, diffusers, lora_diffusion, ...
-  std::optional<double> rank;         ///< from metadata, else the most common rank in the shapes
-  std::optional<double> alpha;        ///< from metadata
-  std::vector<std::string> targets;   ///< the parts it changes: unet, text_encoder, transformer, ...
-  std::string network_module;         ///< ss_network_module; empty when absent
-  std::string alpha_tensor;           ///< a `.alpha` tensor to read when `alpha` is unknown
+  std::string type;                  ///< lora, locon, loha, lokr, dora, glora, oft, diff, unknown
+  std::string format;                ///< kohya, peft, diffusers, lora_diffusion, ...
+  std::optional<double> rank;        ///< from metadata, else the most common rank in the shapes
+  std::optional<double> alpha;       ///< from metadata
+  std::vector<std::string> targets;  ///< the parts it changes: unet, text_encoder, transformer, ...
+  std::string network_module;        ///< ss_network_module; empty when absent
+  std::string alpha_tensor;          ///< a `.alpha` tensor to read when `alpha` is unknown
 };
 
 /// @brief An estimate for packed quantized layouts.
 struct Quantized {
-  std::string scheme;                      ///< gptq, awq, bitsandbytes-4bit, bitsandbytes-8bit, mlx, mxfp4
-  std::optional<double> estimated_total;   ///< unpacked parameter count, when the header determines it
-  std::string note;                        ///< how the estimate was made, or why there is none
+  std::string scheme;                     ///< gptq, awq, bitsandbytes-4bit, bitsandbytes-8bit, mlx, mxfp4
+  std::optional<double> estimated_total;  ///< unpacked parameter count, when the header determines it
+  std::string note;                       ///< how the estimate was made, or why there is none
 };
 
 /// @brief Parameter counts.

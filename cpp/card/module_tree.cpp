@@ -55,7 +55,8 @@ void separators(std::string_view name, bool kohya_names, std::vector<std::size_t
       break;
     }
   }
-  for (std::size_t i = name.find('.', from); i != std::string_view::npos && out.size() < kMaxDepth; i = name.find('.', i + 1)) {
+  for (std::size_t i = name.find('.', from); i != std::string_view::npos && out.size() < kMaxDepth;
+       i = name.find('.', i + 1)) {
     out.push_back(i);
   }
 }
@@ -76,7 +77,8 @@ class Builder {
       }
       const std::uint32_t c = add(parent, path);
       if (nodes[parent].child_count == kShortList + 1) {
-        for (std::uint32_t k = nodes[parent].first_child; k != 0; k = nodes[k].next_sibling) index_.find_or_add(nodes[k].path, k);
+        for (std::uint32_t k = nodes[parent].first_child; k != 0; k = nodes[k].next_sibling)
+          index_.find_or_add(nodes[k].path, k);
       }
       return c;
     }

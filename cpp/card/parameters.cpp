@@ -48,8 +48,8 @@ Parameters count_parameters(std::span<const TensorEntry> tensors) {
     by_dtype[static_cast<std::size_t>(t.dtype)] += n;
     seen[static_cast<std::size_t>(t.dtype)] = true;
     const std::string_view own = split_last(t.name).second;
-    quantized_names = quantized_names || own == "qweight" || own == "SCB" || own == "biases" || own.ends_with("_blocks") ||
-                      own.starts_with("bitsandbytes__");
+    quantized_names = quantized_names || own == "qweight" || own == "SCB" || own == "biases" ||
+                      own.ends_with("_blocks") || own.starts_with("bitsandbytes__");
   }
   for (int d = 0; d < kDtypeCount; ++d) {
     if (seen[d]) p.by_dtype.emplace_back(std::string(dtype_name(static_cast<Dtype>(d))), by_dtype[d]);
@@ -117,7 +117,8 @@ Parameters count_parameters(std::span<const TensorEntry> tensors) {
       if (!w || w->dtype != Dtype::U32 || !find(module, "scales")) continue;
       if (e.scheme.empty()) {
         e.scheme = "mlx";
-        e.note = "MLX packs 2-8-bit values into uint32; the bit width and group size are in config.json, not in this file";
+        e.note =
+            "MLX packs 2-8-bit values into uint32; the bit width and group size are in config.json, not in this file";
       }
       e.known = false;
     } else if (own.ends_with("_blocks") && t.dtype == Dtype::U8) {

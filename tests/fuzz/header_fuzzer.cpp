@@ -60,7 +60,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     simdjson::dom::element doc;
     if (parser.parse(json).get(doc) != simdjson::SUCCESS) __builtin_trap();
     const auto& tree = card.modules;
-    if (tree.node_of.size() != report.tensors.size() || tree.nodes.front().tensors != report.tensors.size()) __builtin_trap();
+    if (tree.node_of.size() != report.tensors.size() || tree.nodes.front().tensors != report.tensors.size())
+      __builtin_trap();
     for (std::size_t i = 1; i < tree.nodes.size(); ++i) {
       if (tree.nodes[i].parent >= i) __builtin_trap();  // parents first
     }

@@ -10,7 +10,7 @@ namespace {
 std::vector<T> kohya_sd1(std::uint64_t rank, std::uint64_t context = 768) {
   const std::string m = "lora_unet_down_blocks_0_attentions_0_transformer_blocks_0_attn2_to_k";
   const std::string te = "lora_te_text_model_encoder_layers_0_self_attn_q_proj";
-  return {{m + ".alpha", {}}, {m + ".lora_down.weight", {rank, context}}, {m + ".lora_up.weight", {320, rank}},
+  return {{m + ".alpha", {}},  {m + ".lora_down.weight", {rank, context}}, {m + ".lora_up.weight", {320, rank}},
           {te + ".alpha", {}}, {te + ".lora_down.weight", {rank, 768}},    {te + ".lora_up.weight", {768, rank}}};
 }
 
@@ -25,7 +25,8 @@ TEST(CardAdapter, KohyaLoraWithFamilyFromTheCrossAttentionWidth) {
   EXPECT_EQ(card.adapter->network_module, "networks.lora");
   EXPECT_EQ(card.adapter->targets, (std::vector<std::string>{"unet", "text_encoder"}));
   EXPECT_EQ(family_id(card), "sd1");
-  EXPECT_EQ(card.family->evidence.front(), "lora_unet_down_blocks_0_attentions_0_transformer_blocks_0_attn2_to_k [320, 768]");
+  EXPECT_EQ(card.family->evidence.front(),
+            "lora_unet_down_blocks_0_attentions_0_transformer_blocks_0_attn2_to_k [320, 768]");
   EXPECT_EQ(family_id(card_of(kohya_sd1(8, 1024))), "sd2");
 }
 
@@ -38,10 +39,11 @@ TEST(CardAdapter, AlphaUnknownPointsAtAnAlphaTensor) {
 }
 
 TEST(CardAdapter, KohyaSdxlAndFluxAndSd3ByModuleNames) {
-  const ModelCard sdxl = card_of({{"lora_unet_input_blocks_4_1_transformer_blocks_0_attn2_to_k.lora_down.weight", {16, 2048}},
-                                  {"lora_unet_input_blocks_4_1_transformer_blocks_0_attn2_to_k.lora_up.weight", {640, 16}},
-                                  {"lora_te1_text_model_encoder_layers_0_mlp_fc1.lora_down.weight", {16, 768}},
-                                  {"lora_te2_text_model_encoder_layers_0_mlp_fc1.lora_down.weight", {16, 1280}}});
+  const ModelCard sdxl =
+      card_of({{"lora_unet_input_blocks_4_1_transformer_blocks_0_attn2_to_k.lora_down.weight", {16, 2048}},
+               {"lora_unet_input_blocks_4_1_transformer_blocks_0_attn2_to_k.lora_up.weight", {640, 16}},
+               {"lora_te1_text_model_encoder_layers_0_mlp_fc1.lora_down.weight", {16, 768}},
+               {"lora_te2_text_model_encoder_layers_0_mlp_fc1.lora_down.weight", {16, 1280}}});
   EXPECT_EQ(family_id(sdxl), "sdxl");
   EXPECT_EQ(sdxl.adapter->targets, (std::vector<std::string>{"unet", "text_encoder_1", "text_encoder_2"}));
   const ModelCard flux = card_of({{"lora_unet_double_blocks_0_img_attn_qkv.lora_down.weight", {16, 3072}},
@@ -65,21 +67,31 @@ TEST(CardAdapter, LoconWhenConvolutionsAreAdapted) {
 
 TEST(CardAdapter, LycorisMethods) {
   const std::string m = "lora_unet_down_blocks_0_attentions_0_transformer_blocks_0_attn2_to_k";
-  const ModelCard loha = card_of({{m + ".hada_w1_a", {320, 8}}, {m + ".hada_w1_b", {8, 768}}, {m + ".hada_w2_a", {320, 8}},
-                                  {m + ".hada_w2_b", {8, 768}}, {m + ".alpha", {}}});
+  const ModelCard loha = card_of({{m + ".hada_w1_a", {320, 8}},
+                                  {m + ".hada_w1_b", {8, 768}},
+                                  {m + ".hada_w2_a", {320, 8}},
+                                  {m + ".hada_w2_b", {8, 768}},
+                                  {m + ".alpha", {}}});
   EXPECT_EQ(loha.adapter->type, "loha");
   EXPECT_EQ(loha.adapter->rank, 8);
   EXPECT_EQ(family_id(loha), "sd1");
   // LoKr: the weight is the Kronecker product, so sizes multiply: [20*16, 32*24] = [320, 768].
-  const ModelCard lokr = card_of({{m + ".lokr_w1_a", {20, 4}}, {m + ".lokr_w1_b", {4, 32}}, {m + ".lokr_w2_a", {16, 4}},
-                                  {m + ".lokr_w2_b", {4, 24}}, {m + ".alpha", {}}});
+  const ModelCard lokr = card_of({{m + ".lokr_w1_a", {20, 4}},
+                                  {m + ".lokr_w1_b", {4, 32}},
+                                  {m + ".lokr_w2_a", {16, 4}},
+                                  {m + ".lokr_w2_b", {4, 24}},
+                                  {m + ".alpha", {}}});
   EXPECT_EQ(lokr.adapter->type, "lokr");
   EXPECT_EQ(lokr.adapter->rank, 4);
   EXPECT_EQ(family_id(lokr), "sd1");
-  const ModelCard dora = card_of({{m + ".lora_down.weight", {8, 768}}, {m + ".lora_up.weight", {320, 8}}, {m + ".dora_scale", {1, 768}}});
+  const ModelCard dora =
+      card_of({{m + ".lora_down.weight", {8, 768}}, {m + ".lora_up.weight", {320, 8}}, {m + ".dora_scale", {1, 768}}});
   EXPECT_EQ(dora.adapter->type, "dora");
   EXPECT_EQ(family_id(dora), "sd1");
-  const ModelCard glora = card_of({{m + ".a1.weight", {8, 768}}, {m + ".a2.weight", {320, 8}}, {m + ".b1.weight", {8, 768}}, {m + ".b2.weight", {320, 8}}});
+  const ModelCard glora = card_of({{m + ".a1.weight", {8, 768}},
+                                   {m + ".a2.weight", {320, 8}},
+                                   {m + ".b1.weight", {8, 768}},
+                                   {m + ".b2.weight", {320, 8}}});
   EXPECT_EQ(glora.adapter->type, "glora");
   const ModelCard oft = card_of({{m + ".oft_blocks", {4, 80, 80}}, {m + ".alpha", {}}});
   EXPECT_EQ(oft.adapter->type, "oft");
@@ -104,23 +116,29 @@ TEST(CardAdapter, PeftLanguageModelAdapter) {
 }
 
 TEST(CardAdapter, DiffusersLoraWithItsConfig) {
-  const ModelCard card = card_of({{"transformer.single_transformer_blocks.0.attn.to_k.lora_A.weight", {4, 3072}},
-                                  {"transformer.single_transformer_blocks.0.attn.to_k.lora_B.weight", {3072, 4}}},
-                                 {{"format", "pt"}, {"lora_adapter_metadata", "{\n  \"lora_alpha\": 8,\n  \"r\": 4\n}"}});
+  const ModelCard card =
+      card_of({{"transformer.single_transformer_blocks.0.attn.to_k.lora_A.weight", {4, 3072}},
+               {"transformer.single_transformer_blocks.0.attn.to_k.lora_B.weight", {3072, 4}}},
+              {{"format", "pt"}, {"lora_adapter_metadata", "{\n  \"lora_alpha\": 8,\n  \"r\": 4\n}"}});
   EXPECT_EQ(card.adapter->format, "diffusers");
   EXPECT_EQ(card.adapter->alpha, 8);
   EXPECT_EQ(card.adapter->rank, 4);
   EXPECT_EQ(card.adapter->targets, (std::vector<std::string>{"transformer"}));
   EXPECT_EQ(family_id(card), "flux1");
-  const ModelCard unet = card_of({{"unet.down_blocks.1.attentions.0.transformer_blocks.0.attn2.to_k.lora.down.weight", {4, 2048}},
-                                  {"unet.down_blocks.1.attentions.0.transformer_blocks.0.attn2.to_k.lora.up.weight", {640, 4}}});
+  const ModelCard unet =
+      card_of({{"unet.down_blocks.1.attentions.0.transformer_blocks.0.attn2.to_k.lora.down.weight", {4, 2048}},
+               {"unet.down_blocks.1.attentions.0.transformer_blocks.0.attn2.to_k.lora.up.weight", {640, 4}}});
   EXPECT_EQ(family_id(unet), "sdxl");
 }
 
 TEST(CardAdapter, LoraDiffusionWithEmbeddedTokens) {
   // cloneofsimo/lora save_safetensors: "<name>:<i>:up/down", tokens stored as tensors, "<embed>" in metadata.
-  const ModelCard card = card_of({{"unet:0:up", {320, 4}}, {"unet:0:down", {4, 320}}, {"text_encoder:0:up", {768, 4}},
-                                  {"text_encoder:0:down", {4, 768}}, {"<s1>", {768}}, {"<s2>", {768}}},
+  const ModelCard card = card_of({{"unet:0:up", {320, 4}},
+                                  {"unet:0:down", {4, 320}},
+                                  {"text_encoder:0:up", {768, 4}},
+                                  {"text_encoder:0:down", {4, 768}},
+                                  {"<s1>", {768}},
+                                  {"<s2>", {768}}},
                                  {{"<s1>", "<embed>"}, {"<s2>", "<embed>"}, {"unet", "[\"CrossAttention\"]"}});
   EXPECT_EQ(card.kind, CardKind::Adapter);
   EXPECT_EQ(card.adapter->format, "lora_diffusion");
@@ -145,8 +163,10 @@ TEST(CardAdapter, TextualInversions) {
 }
 
 TEST(CardAdapter, AFewAdapterLikeNamesDoNotMakeAModelAnAdapter) {
-  std::vector<T> t = {{"model.layers.0.self_attn.q_proj.weight", {64, 64}}, {"model.layers.0.mlp.gate_proj.weight", {256, 64}},
-                      {"model.layers.0.mlp.up_proj.weight", {256, 64}},     {"model.norm.weight", {64}},
+  std::vector<T> t = {{"model.layers.0.self_attn.q_proj.weight", {64, 64}},
+                      {"model.layers.0.mlp.gate_proj.weight", {256, 64}},
+                      {"model.layers.0.mlp.up_proj.weight", {256, 64}},
+                      {"model.norm.weight", {64}},
                       {"extra.lora_down.weight", {4, 64}}};
   const ModelCard card = card_of(t);
   EXPECT_EQ(card.kind, CardKind::Model);

@@ -40,15 +40,40 @@ std::vector<Case> cases() {
       {"sd2", "", unet("model.diffusion_model.", 1024)},
       {"sdxl", "", unet("model.diffusion_model.", 2048, "input_blocks.4.1")},
       {"sdxl-refiner", "", unet("model.diffusion_model.", 1280, "input_blocks.4.1")},
-      {"sd1", "", {{"down_blocks.0.attentions.0.transformer_blocks.0.attn2.to_k.weight", {320, 768}}, {"conv_in.weight", {320, 4, 3, 3}}}},
+      {"sd1",
+       "",
+       {{"down_blocks.0.attentions.0.transformer_blocks.0.attn2.to_k.weight", {320, 768}},
+        {"conv_in.weight", {320, 4, 3, 3}}}},
       {"sdxl", "", {{"unet.down_blocks.1.attentions.0.transformer_blocks.0.attn2.to_k.weight", {640, 2048}}}},
-      {"sd3", "", {{"model.diffusion_model.joint_blocks.0.context_block.attn.qkv.weight", {4608, 1536}}, {"model.diffusion_model.x_embedder.proj.weight", {1536, 16, 2, 2}}}},
-      {"sd3", "", {{"transformer_blocks.0.attn.add_q_proj.weight", {1536, 1536}}, {"pos_embed.proj.weight", {1536, 16, 2, 2}}}},
-      {"flux1", "dev", {{"double_blocks.0.img_attn.norm.key_norm.scale", {128}}, {"img_in.weight", {3072, 64}}, {"guidance_in.in_layer.weight", {3072, 256}}}},
-      {"flux1", "schnell", {{"model.diffusion_model.double_blocks.0.img_attn.norm.key_norm.scale", {128}}, {"model.diffusion_model.img_in.weight", {3072, 64}}}},
-      {"flux1", "dev", {{"single_transformer_blocks.0.attn.to_k.weight", {3072, 3072}}, {"x_embedder.weight", {3072, 64}}, {"time_text_embed.guidance_embedder.linear_1.weight", {3072, 256}}}},
-      {"flux2", "", {{"double_blocks.0.img_attn.norm.key_norm.scale", {128}}, {"double_stream_modulation_img.lin.weight", {18432, 3072}}}},
-      {"chroma", "", {{"double_blocks.0.img_attn.norm.key_norm.scale", {128}}, {"distilled_guidance_layer.in_proj.weight", {5120, 64}}}},
+      {"sd3",
+       "",
+       {{"model.diffusion_model.joint_blocks.0.context_block.attn.qkv.weight", {4608, 1536}},
+        {"model.diffusion_model.x_embedder.proj.weight", {1536, 16, 2, 2}}}},
+      {"sd3",
+       "",
+       {{"transformer_blocks.0.attn.add_q_proj.weight", {1536, 1536}}, {"pos_embed.proj.weight", {1536, 16, 2, 2}}}},
+      {"flux1",
+       "dev",
+       {{"double_blocks.0.img_attn.norm.key_norm.scale", {128}},
+        {"img_in.weight", {3072, 64}},
+        {"guidance_in.in_layer.weight", {3072, 256}}}},
+      {"flux1",
+       "schnell",
+       {{"model.diffusion_model.double_blocks.0.img_attn.norm.key_norm.scale", {128}},
+        {"model.diffusion_model.img_in.weight", {3072, 64}}}},
+      {"flux1",
+       "dev",
+       {{"single_transformer_blocks.0.attn.to_k.weight", {3072, 3072}},
+        {"x_embedder.weight", {3072, 64}},
+        {"time_text_embed.guidance_embedder.linear_1.weight", {3072, 256}}}},
+      {"flux2",
+       "",
+       {{"double_blocks.0.img_attn.norm.key_norm.scale", {128}},
+        {"double_stream_modulation_img.lin.weight", {18432, 3072}}}},
+      {"chroma",
+       "",
+       {{"double_blocks.0.img_attn.norm.key_norm.scale", {128}},
+        {"distilled_guidance_layer.in_proj.weight", {5120, 64}}}},
       {"auraflow", "", {{"double_layers.0.attn.w1q.weight", {3072, 3072}}}},
       {"pixart", "", {{"t_block.1.weight", {6912, 1152}}}},
       {"stable-cascade", "", {{"clf.1.weight", {64, 2048, 1, 1}}}},
@@ -63,15 +88,24 @@ std::vector<Case> cases() {
       {"qwen2", "", llama_layer(L0, {{L0 + "self_attn.q_proj.bias", {4096}}})},
       {"qwen3", "", llama_layer(L0, {{L0 + "self_attn.q_norm.weight", {128}}})},
       {"gemma", "", llama_layer(L0, {{L0 + "pre_feedforward_layernorm.weight", {2304}}})},
-      {"mixtral", "", {{L0 + "self_attn.q_proj.weight", {4096, 4096}}, {L0 + "block_sparse_moe.gate.weight", {8, 4096}}}},
-      {"qwen2-moe", "", {{L0 + "self_attn.q_proj.weight", {2048, 2048}}, {L0 + "mlp.shared_expert.gate_proj.weight", {5632, 2048}}}},
-      {"deepseek", "", {{L0 + "self_attn.q_proj.weight", {2048, 2048}}, {L0 + "mlp.shared_experts.gate_proj.weight", {2816, 2048}}}},
+      {"mixtral",
+       "",
+       {{L0 + "self_attn.q_proj.weight", {4096, 4096}}, {L0 + "block_sparse_moe.gate.weight", {8, 4096}}}},
+      {"qwen2-moe",
+       "",
+       {{L0 + "self_attn.q_proj.weight", {2048, 2048}}, {L0 + "mlp.shared_expert.gate_proj.weight", {5632, 2048}}}},
+      {"deepseek",
+       "",
+       {{L0 + "self_attn.q_proj.weight", {2048, 2048}}, {L0 + "mlp.shared_experts.gate_proj.weight", {2816, 2048}}}},
       {"phi3", "", {{L0 + "self_attn.qkv_proj.weight", {9216, 3072}}, {L0 + "mlp.gate_up_proj.weight", {16384, 3072}}}},
       {"gpt2", "", {{"wte.weight", {50257, 768}}, {"h.0.attn.c_attn.weight", {768, 2304}}}},
       {"gpt-neox", "", {{"gpt_neox.layers.0.attention.query_key_value.weight", {3072, 1024}}}},
       {"gpt-j", "", {{"transformer.h.0.mlp.fc_in.weight", {16384, 4096}}}},
       {"falcon", "", {{"transformer.h.0.self_attention.query_key_value.weight", {4672, 4544}}}},
-      {"bloom", "", {{"transformer.word_embeddings_layernorm.weight", {1024}}, {"transformer.h.0.self_attention.query_key_value.weight", {3072, 1024}}}},
+      {"bloom",
+       "",
+       {{"transformer.word_embeddings_layernorm.weight", {1024}},
+        {"transformer.h.0.self_attention.query_key_value.weight", {3072, 1024}}}},
       {"bert", "", {{"bert.encoder.layer.0.attention.self.query.weight", {768, 768}}}},
       {"t5", "", {{"shared.weight", {32128, 512}}, {"encoder.block.0.layer.0.SelfAttention.q.weight", {512, 512}}}},
       {"mamba", "", {{"backbone.layers.0.mixer.in_proj.weight", {3072, 768}}}},
@@ -99,7 +133,8 @@ TEST(CardFamily, EveryFamilyHasACase) {
 TEST(CardFamily, EvidenceNamesTheDecidingKeyAndShape) {
   const ModelCard card = card_of(unet("model.diffusion_model.", 768));
   ASSERT_TRUE(card.family);
-  EXPECT_EQ(card.family->evidence.front(), "model.diffusion_model.input_blocks.1.1.transformer_blocks.0.attn2.to_k.weight [320, 768]");
+  EXPECT_EQ(card.family->evidence.front(),
+            "model.diffusion_model.input_blocks.1.1.transformer_blocks.0.attn2.to_k.weight [320, 768]");
 }
 
 TEST(CardFamily, ACheckpointsTextEncoderDoesNotMakeItALanguageModel) {
@@ -110,9 +145,10 @@ TEST(CardFamily, ACheckpointsTextEncoderDoesNotMakeItALanguageModel) {
   t.push_back({"first_stage_model.decoder.conv_in.weight", {512, 4, 3, 3}});
   EXPECT_EQ(family_id(card_of(t)), "sd1");
   // A Flux checkpoint with T5 inside is still Flux.
-  const ModelCard flux = card_of({{"model.diffusion_model.double_blocks.0.img_attn.norm.key_norm.scale", {128}},
-                                  {"text_encoders.t5xxl.transformer.shared.weight", {32128, 4096}},
-                                  {"text_encoders.t5xxl.transformer.encoder.block.0.layer.0.SelfAttention.q.weight", {4096, 4096}}});
+  const ModelCard flux =
+      card_of({{"model.diffusion_model.double_blocks.0.img_attn.norm.key_norm.scale", {128}},
+               {"text_encoders.t5xxl.transformer.shared.weight", {32128, 4096}},
+               {"text_encoders.t5xxl.transformer.encoder.block.0.layer.0.SelfAttention.q.weight", {4096, 4096}}});
   EXPECT_EQ(family_id(flux), "flux1");
 }
 
@@ -150,8 +186,8 @@ TEST(CardFamily, KeysWinOverContradictingMetadataButChromaRefinesFlux) {
   const ModelCard wrong = card_of(unet("", 768), {{"ss_base_model_version", "sdxl_base_v1-0"}});
   EXPECT_EQ(family_id(wrong), "sd1");
   EXPECT_NE(wrong.family->evidence.back().find("metadata says otherwise"), std::string::npos);
-  const ModelCard chroma = card_of({{"double_blocks.0.img_attn.qkv.weight", {9216, 3072}}},
-                                   {{"modelspec.architecture", "chroma/lora"}});
+  const ModelCard chroma =
+      card_of({{"double_blocks.0.img_attn.qkv.weight", {9216, 3072}}}, {{"modelspec.architecture", "chroma/lora"}});
   EXPECT_EQ(family_id(chroma), "chroma");
 }
 

@@ -12,7 +12,9 @@ namespace {
 const std::vector<T> kOne = {{"w", {2, 2}}};
 
 TEST(CardMetadata, TitleByPrecedence) {
-  EXPECT_EQ(card_of(kOne, {{"ss_output_name", "out"}, {"ssmd_display_name", "shown"}, {"modelspec.title", "Spec"}}).title, "Spec");
+  EXPECT_EQ(
+      card_of(kOne, {{"ss_output_name", "out"}, {"ssmd_display_name", "shown"}, {"modelspec.title", "Spec"}}).title,
+      "Spec");
   EXPECT_EQ(card_of(kOne, {{"ss_output_name", "out"}, {"ssmd_display_name", "shown"}}).title, "shown");
   EXPECT_EQ(card_of(kOne, {{"ss_output_name", "out"}}).title, "out");
   EXPECT_FALSE(card_of(kOne, {{"ss_output_name", "  "}}).title);
@@ -20,8 +22,11 @@ TEST(CardMetadata, TitleByPrecedence) {
 }
 
 TEST(CardMetadata, DescriptiveFields) {
-  const ModelCard card = card_of(kOne, {{"modelspec.description", "d"}, {"ssmd_author", "me"}, {"modelspec.license", "MIT"},
-                                        {"ssmd_source", "https://example.com/m"}, {"ss_training_finished_at", "1680721307.2415755"}});
+  const ModelCard card = card_of(kOne, {{"modelspec.description", "d"},
+                                        {"ssmd_author", "me"},
+                                        {"modelspec.license", "MIT"},
+                                        {"ssmd_source", "https://example.com/m"},
+                                        {"ss_training_finished_at", "1680721307.2415755"}});
   EXPECT_EQ(card.description, "d");
   EXPECT_EQ(card.author, "me");
   EXPECT_EQ(card.license, "MIT");
@@ -38,16 +43,20 @@ TEST(CardMetadata, IsoDates) {
 
 TEST(CardMetadata, TriggerWordsInOrderWithoutRepeats) {
   const ModelCard card = card_of(
-      kOne, {{"ss_tag_frequency", R"({"10_sks dog": {"sks dog": 10, "grass": 4}, "5_sks dog": {"sks dog": 5, "ball": 5}})"},
-             {"ss_training_comment", "Trigger word is \"Sks Dog\". Trained on 15 images"},
-             {"ssmd_keywords", "alpha, beta ,, "},
-             {"modelspec.trigger_phrase", "a photo of sks"},
-             {"ss_datasets", R"([{"subsets": [{"class_tokens": "sks dog"}, {"class_tokens": "pet"}, {"class_tokens": null}]}])"}});
+      kOne,
+      {{"ss_tag_frequency", R"({"10_sks dog": {"sks dog": 10, "grass": 4}, "5_sks dog": {"sks dog": 5, "ball": 5}})"},
+       {"ss_training_comment", "Trigger word is \"Sks Dog\". Trained on 15 images"},
+       {"ssmd_keywords", "alpha, beta ,, "},
+       {"modelspec.trigger_phrase", "a photo of sks"},
+       {"ss_datasets",
+        R"([{"subsets": [{"class_tokens": "sks dog"}, {"class_tokens": "pet"}, {"class_tokens": null}]}])"}});
   std::vector<std::pair<std::string, std::string>> got;
   for (const TriggerWord& w : card.trigger_words) got.emplace_back(w.text, w.source);
-  const std::vector<std::pair<std::string, std::string>> want = {
-      {"a photo of sks", "modelspec.trigger_phrase"}, {"alpha", "ssmd_keywords"}, {"beta", "ssmd_keywords"},
-      {"Sks Dog", "ss_training_comment"},             {"pet", "ss_datasets"}};
+  const std::vector<std::pair<std::string, std::string>> want = {{"a photo of sks", "modelspec.trigger_phrase"},
+                                                                 {"alpha", "ssmd_keywords"},
+                                                                 {"beta", "ssmd_keywords"},
+                                                                 {"Sks Dog", "ss_training_comment"},
+                                                                 {"pet", "ss_datasets"}};
   EXPECT_EQ(got, want);
   EXPECT_EQ(card.trigger_words[3].count, 15);  // the comment's phrase is also the top tag
   ASSERT_EQ(card.tags.size(), 3u);
@@ -64,7 +73,9 @@ TEST(CardMetadata, FolderClassTokensWhenNoDatasets) {
 }
 
 TEST(CardMetadata, MalformedJsonValuesAreIgnored) {
-  const ModelCard card = card_of(kOne, {{"ss_tag_frequency", "{not json"}, {"ss_datasets", "[1, 2"}, {"ssmd_cover_images", "\"x\""},
+  const ModelCard card = card_of(kOne, {{"ss_tag_frequency", "{not json"},
+                                        {"ss_datasets", "[1, 2"},
+                                        {"ssmd_cover_images", "\"x\""},
                                         {"lora_adapter_metadata", "[]"}});
   EXPECT_TRUE(card.tags.empty());
   EXPECT_TRUE(card.trigger_words.empty());
@@ -72,9 +83,13 @@ TEST(CardMetadata, MalformedJsonValuesAreIgnored) {
 }
 
 TEST(CardMetadata, TrainingValuesNormalised) {
-  const ModelCard card = card_of(kOne, {{"ss_learning_rate", "0.0003"}, {"ss_v2", "False"}, {"ss_clip_skip", "None"},
-                                        {"ss_resolution", "(768, 768)"}, {"ss_sd_model_hash", "12345678"},
-                                        {"ss_tag_frequency", "{}"}, {"other", "1"}});
+  const ModelCard card = card_of(kOne, {{"ss_learning_rate", "0.0003"},
+                                        {"ss_v2", "False"},
+                                        {"ss_clip_skip", "None"},
+                                        {"ss_resolution", "(768, 768)"},
+                                        {"ss_sd_model_hash", "12345678"},
+                                        {"ss_tag_frequency", "{}"},
+                                        {"other", "1"}});
   ASSERT_TRUE(card.training);
   const auto& t = *card.training;
   ASSERT_EQ(t.size(), 5u);
@@ -90,8 +105,10 @@ TEST(CardMetadata, TrainingValuesNormalised) {
 }
 
 TEST(CardMetadata, BaseModel) {
-  const ModelCard card = card_of(kOne, {{"ss_sd_model_name", "v1-5.safetensors"}, {"ss_sd_model_hash", "e1441589"},
-                                        {"ss_new_sd_model_hash", "CAFE"}, {"ss_v2", "False"}});
+  const ModelCard card = card_of(kOne, {{"ss_sd_model_name", "v1-5.safetensors"},
+                                        {"ss_sd_model_hash", "e1441589"},
+                                        {"ss_new_sd_model_hash", "CAFE"},
+                                        {"ss_v2", "False"}});
   ASSERT_TRUE(card.base_model);
   EXPECT_EQ(card.base_model->name, "v1-5.safetensors");
   EXPECT_EQ(card.base_model->hash, "CAFE");
@@ -100,8 +117,10 @@ TEST(CardMetadata, BaseModel) {
 }
 
 TEST(CardMetadata, EmbeddedHashesNormalised) {
-  const ModelCard card = card_of(kOne, {{"modelspec.hash_sha256", "0xABCDEF"}, {"sshs_model_hash", "abc123"},
-                                        {"sshs_legacy_hash", "e3b0c442"}, {"ss_sd_model_hash", "not hex!"}});
+  const ModelCard card = card_of(kOne, {{"modelspec.hash_sha256", "0xABCDEF"},
+                                        {"sshs_model_hash", "abc123"},
+                                        {"sshs_legacy_hash", "e3b0c442"},
+                                        {"ss_sd_model_hash", "not hex!"}});
   ASSERT_EQ(card.embedded_hashes.size(), 3u);
   EXPECT_EQ(card.embedded_hashes[0].key, "sshs_model_hash");
   EXPECT_EQ(card.embedded_hashes[1].value, "abcdef");
@@ -110,7 +129,8 @@ TEST(CardMetadata, EmbeddedHashesNormalised) {
 }
 
 // 1x1 images, base64 (PNG signature + IHDR; JPEG SOI; GIF89a; RIFF....WEBP).
-constexpr const char* kPng = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+constexpr const char* kPng =
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 constexpr const char* kGif = "R0lGODlhAQABAAAAACw=";
 constexpr const char* kWebp = "UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA==";
 constexpr const char* kJpeg = "/9j/4AAQSkZJRg==";
@@ -118,8 +138,8 @@ constexpr const char* kJpeg = "/9j/4AAQSkZJRg==";
 TEST(CardMetadata, ImagesOnlyWithTheirMagicNumbers) {
   const std::string covers = std::string("[\"") + kPng + "\", \"" + kGif + "\", \"" + kWebp + "\", \"" + kJpeg +
                              "\", \"PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==\", \"not base64 at all\", 7]";
-  const ModelCard card = card_of(kOne, {{"modelspec.thumbnail", std::string("data:image/png;base64,") + kPng},
-                                        {"ssmd_cover_images", covers}});
+  const ModelCard card = card_of(
+      kOne, {{"modelspec.thumbnail", std::string("data:image/png;base64,") + kPng}, {"ssmd_cover_images", covers}});
   ASSERT_EQ(card.images.size(), 5u);
   EXPECT_EQ(card.images[0].source, "modelspec.thumbnail");
   EXPECT_EQ(card.images[0].mime, "image/png");
@@ -134,8 +154,10 @@ TEST(CardMetadata, ImagesOnlyWithTheirMagicNumbers) {
 TEST(CardMetadata, ImagesWithAWrongClaimOrScriptAreDropped) {
   EXPECT_TRUE(card_of(kOne, {{"modelspec.thumbnail", std::string("data:image/gif;base64,") + kPng}}).images.empty());
   EXPECT_TRUE(card_of(kOne, {{"modelspec.thumbnail", std::string("data:text/html;base64,") + kPng}}).images.empty());
-  EXPECT_TRUE(card_of(kOne, {{"modelspec.thumbnail", std::string("javascript:alert(1)//;base64,") + kPng}}).images.empty());
-  EXPECT_TRUE(card_of(kOne, {{"modelspec.thumbnail", std::string("data:image/png;base64,") + kPng + "\"onerror=x"}}).images.empty());
+  EXPECT_TRUE(
+      card_of(kOne, {{"modelspec.thumbnail", std::string("javascript:alert(1)//;base64,") + kPng}}).images.empty());
+  EXPECT_TRUE(card_of(kOne, {{"modelspec.thumbnail", std::string("data:image/png;base64,") + kPng + "\"onerror=x"}})
+                  .images.empty());
 }
 
 TEST(CardMetadata, ImageSizeLimits) {

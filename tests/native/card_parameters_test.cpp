@@ -9,7 +9,9 @@ namespace safetensors::testing {
 namespace {
 
 TEST(CardParameters, ProductOfShapesAScalarCountsOne) {
-  const Parameters p = count_parameters(report_of({{"a", {2, 3}, Dtype::F16}, {"b", {}, Dtype::F32}, {"c", {0, 5}, Dtype::F16}, {"d", {4}, Dtype::I64}}).tensors);
+  const Parameters p = count_parameters(
+      report_of({{"a", {2, 3}, Dtype::F16}, {"b", {}, Dtype::F32}, {"c", {0, 5}, Dtype::F16}, {"d", {4}, Dtype::I64}})
+          .tensors);
   EXPECT_EQ(p.total, 11);
   ASSERT_EQ(p.by_dtype.size(), 3u);  // in dtype table order
   EXPECT_EQ(p.by_dtype[0], (std::pair<std::string, double>{"F16", 6}));
@@ -21,35 +23,46 @@ TEST(CardParameters, ProductOfShapesAScalarCountsOne) {
 TEST(CardParameters, GptqAndAwqUnpackedByTheirBitWidth) {
   // GPTQ 4-bit, in 4096, out 1024, group 128: qweight [4096/8, 1024], qzeros [32, 1024/8], scales [32, 1024].
   const std::string m = "model.layers.0.self_attn.k_proj.";
-  const Parameters gptq = count_parameters(report_of({{m + "qweight", {512, 1024}, Dtype::I32}, {m + "qzeros", {32, 128}, Dtype::I32},
-                                                      {m + "scales", {32, 1024}, Dtype::F16}, {m + "g_idx", {4096}, Dtype::I32},
-                                                      {"model.norm.weight", {4096}, Dtype::F16}}).tensors);
+  const Parameters gptq = count_parameters(report_of({{m + "qweight", {512, 1024}, Dtype::I32},
+                                                      {m + "qzeros", {32, 128}, Dtype::I32},
+                                                      {m + "scales", {32, 1024}, Dtype::F16},
+                                                      {m + "g_idx", {4096}, Dtype::I32},
+                                                      {"model.norm.weight", {4096}, Dtype::F16}})
+                                               .tensors);
   ASSERT_TRUE(gptq.quantized);
   EXPECT_EQ(gptq.quantized->scheme, "gptq");
   EXPECT_EQ(gptq.quantized->estimated_total, 4096.0 * 1024 + 4096);
   EXPECT_NE(gptq.quantized->note.find("4-bit"), std::string::npos);
   // AWQ packs along the output: qweight [4096, 1024/8].
-  const Parameters awq = count_parameters(report_of({{m + "qweight", {4096, 128}, Dtype::I32}, {m + "qzeros", {32, 128}, Dtype::I32},
-                                                     {m + "scales", {32, 1024}, Dtype::F16}}).tensors);
+  const Parameters awq = count_parameters(report_of({{m + "qweight", {4096, 128}, Dtype::I32},
+                                                     {m + "qzeros", {32, 128}, Dtype::I32},
+                                                     {m + "scales", {32, 1024}, Dtype::F16}})
+                                              .tensors);
   EXPECT_EQ(awq.quantized->scheme, "awq");
   EXPECT_EQ(awq.quantized->estimated_total, 4096.0 * 1024);
 }
 
 TEST(CardParameters, BitsandbytesMxfp4AndMlx) {
   const std::string w = "model.layers.0.mlp.up_proj.weight";
-  const Parameters nf4 = count_parameters(report_of({{w, {2048 * 512, 1}, Dtype::U8}, {w + ".absmax", {16384}, Dtype::F32},
+  const Parameters nf4 = count_parameters(report_of({{w, {2048 * 512, 1}, Dtype::U8},
+                                                     {w + ".absmax", {16384}, Dtype::F32},
                                                      {w + ".quant_map", {16}, Dtype::F32},
-                                                     {w + ".quant_state.bitsandbytes__nf4", {100}, Dtype::U8}}).tensors);
+                                                     {w + ".quant_state.bitsandbytes__nf4", {100}, Dtype::U8}})
+                                              .tensors);
   ASSERT_TRUE(nf4.quantized);
   EXPECT_EQ(nf4.quantized->scheme, "bitsandbytes-4bit");
   EXPECT_EQ(nf4.quantized->estimated_total, 2048.0 * 1024);
-  const Parameters mx = count_parameters(report_of({{"model.layers.0.mlp.experts.gate_up_proj_blocks", {32, 5760, 90, 16}, Dtype::U8},
-                                                    {"model.layers.0.mlp.experts.gate_up_proj_scales", {32, 5760, 90}, Dtype::U8}}).tensors);
+  const Parameters mx =
+      count_parameters(report_of({{"model.layers.0.mlp.experts.gate_up_proj_blocks", {32, 5760, 90, 16}, Dtype::U8},
+                                  {"model.layers.0.mlp.experts.gate_up_proj_scales", {32, 5760, 90}, Dtype::U8}})
+                           .tensors);
   EXPECT_EQ(mx.quantized->scheme, "mxfp4");
   EXPECT_EQ(mx.quantized->estimated_total, 32.0 * 5760 * 90 * 32);
   const std::string q = "model.layers.0.self_attn.q_proj.";
-  const Parameters mlx = count_parameters(report_of({{q + "weight", {4096, 512}, Dtype::U32}, {q + "scales", {4096, 64}, Dtype::F16},
-                                                     {q + "biases", {4096, 64}, Dtype::F16}}).tensors);
+  const Parameters mlx = count_parameters(report_of({{q + "weight", {4096, 512}, Dtype::U32},
+                                                     {q + "scales", {4096, 64}, Dtype::F16},
+                                                     {q + "biases", {4096, 64}, Dtype::F16}})
+                                              .tensors);
   EXPECT_EQ(mlx.quantized->scheme, "mlx");
   EXPECT_FALSE(mlx.quantized->estimated_total);
   EXPECT_NE(mlx.quantized->note.find("config.json"), std::string::npos);
@@ -75,9 +88,10 @@ TEST(CardModules, TreeFoldsSingleTensorModulesAndChains) {
                               {"top", {}}});
   const ModuleTree tree = module_tree(r.tensors, false);
   // "model" and "diffusion_model" chain into one node; "a.1" and "out" hold one tensor each: folded.
-  EXPECT_EQ(paths(tree), (std::vector<std::string>{"", "model.diffusion_model", "model.diffusion_model.a", "model.diffusion_model.a.0"}));
-  EXPECT_EQ(tensor_paths(tree), (std::vector<std::string>{"model.diffusion_model.a.0", "model.diffusion_model.a.0", "model.diffusion_model.a",
-                                                          "model.diffusion_model", ""}));
+  EXPECT_EQ(paths(tree), (std::vector<std::string>{"", "model.diffusion_model", "model.diffusion_model.a",
+                                                   "model.diffusion_model.a.0"}));
+  EXPECT_EQ(tensor_paths(tree), (std::vector<std::string>{"model.diffusion_model.a.0", "model.diffusion_model.a.0",
+                                                          "model.diffusion_model.a", "model.diffusion_model", ""}));
   EXPECT_EQ(tree.nodes[1].name, "model.diffusion_model");
   EXPECT_EQ(tree.nodes[1].separator, '\0');
   EXPECT_EQ(tree.nodes[2].name, "a");
@@ -90,22 +104,30 @@ TEST(CardModules, TreeFoldsSingleTensorModulesAndChains) {
 
 TEST(CardModules, TensorsOutOfOrderFindTheirModule) {
   // The reference writer sorts by dtype first, so a layer's F32 norms come after all BF16 weights.
-  const Report r = report_of({{"m.layers.0.attn.q.weight", {2}}, {"m.layers.0.attn.k.weight", {2}}, {"m.layers.1.attn.q.weight", {2}},
-                              {"m.layers.1.attn.k.weight", {2}}, {"m.layers.0.norm.weight", {2}}, {"m.layers.0.attn.bias", {2}}});
+  const Report r = report_of({{"m.layers.0.attn.q.weight", {2}},
+                              {"m.layers.0.attn.k.weight", {2}},
+                              {"m.layers.1.attn.q.weight", {2}},
+                              {"m.layers.1.attn.k.weight", {2}},
+                              {"m.layers.0.norm.weight", {2}},
+                              {"m.layers.0.attn.bias", {2}}});
   const ModuleTree tree = module_tree(r.tensors, false);
-  EXPECT_EQ(tensor_paths(tree), (std::vector<std::string>{"m.layers.0.attn", "m.layers.0.attn", "m.layers.1.attn", "m.layers.1.attn",
-                                                          "m.layers.0", "m.layers.0.attn"}));
-  EXPECT_EQ(paths(tree), (std::vector<std::string>{"", "m.layers", "m.layers.0", "m.layers.0.attn", "m.layers.1.attn"}));
+  EXPECT_EQ(tensor_paths(tree), (std::vector<std::string>{"m.layers.0.attn", "m.layers.0.attn", "m.layers.1.attn",
+                                                          "m.layers.1.attn", "m.layers.0", "m.layers.0.attn"}));
+  EXPECT_EQ(paths(tree),
+            (std::vector<std::string>{"", "m.layers", "m.layers.0", "m.layers.0.attn", "m.layers.1.attn"}));
 }
 
 TEST(CardModules, KohyaNamesSplitAtBlockNumbers) {
   const std::string m = "lora_unet_down_blocks_0_attentions_1_proj_in";
-  const Report r = report_of({{m + ".lora_down.weight", {4, 320}}, {m + ".lora_up.weight", {320, 4}}, {m + ".alpha", {}},
+  const Report r = report_of({{m + ".lora_down.weight", {4, 320}},
+                              {m + ".lora_up.weight", {320, 4}},
+                              {m + ".alpha", {}},
                               {"lora_unet_down_blocks_0_attentions_2_proj_in.alpha", {}},
                               {"lora_unet_down_blocks_0_attentions_2_proj_in.lora_down.weight", {4, 320}}});
   const ModuleTree tree = module_tree(r.tensors, true);
-  EXPECT_EQ(paths(tree), (std::vector<std::string>{"", "lora_unet_down_blocks_0", "lora_unet_down_blocks_0_attentions_1_proj_in",
-                                                   "lora_unet_down_blocks_0_attentions_2_proj_in"}));
+  EXPECT_EQ(paths(tree),
+            (std::vector<std::string>{"", "lora_unet_down_blocks_0", "lora_unet_down_blocks_0_attentions_1_proj_in",
+                                      "lora_unet_down_blocks_0_attentions_2_proj_in"}));
   EXPECT_EQ(tree.nodes[2].name, "attentions_1_proj_in");
   EXPECT_EQ(tree.nodes[2].separator, '_');
 }
