@@ -1,8 +1,6 @@
 // Reader for the packed report written by cpp/wasm/header_table.cpp (sequence described there).
 import { TableReader, readFindings, withTensor } from './table_reader.js';
 
-/** @typedef {TableReader} Reader */
-
 /**
  * Decodes a packed report (a copy, not a view on the wasm heap).
  * @param {Uint8Array} bytes

@@ -17,7 +17,6 @@ namespace {
 
 // What the parts of one adapted module tell about its weight.
 struct ModuleSizes {
-  std::uint32_t first = 0;  // index of its first part
   std::uint64_t rank = 0, out = 0, in = 0;
   std::uint64_t out1 = 0, out2 = 0, in1 = 0, in2 = 0;  // LoKr factors
   bool conv = false;                                   // a k x k (k > 1) down projection
@@ -113,9 +112,8 @@ std::string describe_tensor(const TensorEntry& t) { return t.name + " " + format
 // component prefixes such as "transformer.r").
 void read_lora_config(std::string_view json, Adapter& a) {
   simdjson::dom::parser parser;
-  simdjson::padded_string padded(json);
   simdjson::dom::object obj;
-  if (parser.parse(padded).get(obj) != simdjson::SUCCESS) return;
+  if (parser.parse(json.data(), json.size()).get(obj) != simdjson::SUCCESS) return;
   for (auto field : obj) {
     const std::string_view key = field.key;
     double v = 0;
@@ -218,7 +216,7 @@ AdapterScan scan_adapter(std::span<const TensorEntry> tensors, const MetadataVie
     if (part->role == PartRole::Alpha && alpha_tensor.empty()) alpha_tensor = t.name;
     const std::string_view module = std::string_view(t.name).substr(0, t.name.size() - part->suffix.size());
     auto [it, added] = index.try_emplace(module, modules.size());
-    if (added) modules.push_back({module, ModuleSizes{i}});
+    if (added) modules.push_back({module, ModuleSizes{}});
     add_sizes(modules[it->second].second, part->role, t.shape);
   }
   if (parts == 0 || parts * 2 < tensors.size() || type_counts.empty()) return out;

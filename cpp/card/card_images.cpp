@@ -102,9 +102,8 @@ std::vector<CardImage> card_images(const MetadataView& meta) {
   }
   if (const auto covers = meta.text("ssmd_cover_images")) {
     simdjson::dom::parser parser;
-    const simdjson::padded_string padded(*covers);
     simdjson::dom::array array;
-    if (parser.parse(padded).get(array) == simdjson::SUCCESS) {
+    if (parser.parse(covers->data(), covers->size()).get(array) == simdjson::SUCCESS) {
       for (auto item : array) {
         std::string_view b64;
         if (item.get(b64) == simdjson::SUCCESS) list.add("ssmd_cover_images", b64);

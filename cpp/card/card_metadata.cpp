@@ -138,9 +138,8 @@ std::vector<Tag> summed_tags(const MetadataView& meta) {
   const auto json = meta.get("ss_tag_frequency");
   if (!json) return tags;
   simdjson::dom::parser parser;
-  const simdjson::padded_string padded(*json);
   simdjson::dom::object folders;
-  if (parser.parse(padded).get(folders) != simdjson::SUCCESS) return tags;
+  if (parser.parse(json->data(), json->size()).get(folders) != simdjson::SUCCESS) return tags;
   std::unordered_map<std::string_view, std::size_t> at;
   for (auto folder : folders) {
     simdjson::dom::object counts;
@@ -177,9 +176,8 @@ std::vector<TriggerWord> trigger_words(const MetadataView& meta, std::span<const
   // Class tokens: ss_datasets[].subsets[].class_tokens, or the old folder names.
   if (const auto datasets = meta.get("ss_datasets")) {
     simdjson::dom::parser parser;
-    const simdjson::padded_string padded(*datasets);
     simdjson::dom::array array;
-    if (parser.parse(padded).get(array) == simdjson::SUCCESS) {
+    if (parser.parse(datasets->data(), datasets->size()).get(array) == simdjson::SUCCESS) {
       for (auto dataset : array) {
         simdjson::dom::array subsets;
         if (dataset["subsets"].get(subsets) != simdjson::SUCCESS) continue;
@@ -192,9 +190,8 @@ std::vector<TriggerWord> trigger_words(const MetadataView& meta, std::span<const
   }
   if (const auto dirs = meta.get("ss_dataset_dirs")) {
     simdjson::dom::parser parser;
-    const simdjson::padded_string padded(*dirs);
     simdjson::dom::object folders;
-    if (parser.parse(padded).get(folders) == simdjson::SUCCESS) {
+    if (parser.parse(dirs->data(), dirs->size()).get(folders) == simdjson::SUCCESS) {
       for (auto folder : folders) {
         if (const auto cls = folder_class(folder.key)) list.add(*cls, "ss_dataset_dirs");
       }
