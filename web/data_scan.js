@@ -1,7 +1,7 @@
 // The optional data scan of validateSafetensors: streams the data section once, in file
 // order, feeding each tensor's bytes to the core's scanner through a bounded heap buffer.
 // The counts and the findings (NonFiniteValues, AllZeroTensor) come from the core.
-import { streamThroughHeap } from './heap_stream.js';
+import { readRanges } from './heap_stream.js';
 import { TableReader, readFindings } from './table_reader.js';
 
 /** Bytes copied into the wasm heap per scanner call. */
@@ -49,24 +49,41 @@ class TensorWalker {
 }
 
 /**
- * Scans every tensor of a loadable file's report.
+ * Scans every tensor of a loadable file's report. With `hashing` (a hash pass over the file
+ * or its data section), the same read feeds the hashes too.
  * @param {import('./core.js').Core} core
  * @param {{ chunks(offset: number, length: number): AsyncIterable<Uint8Array> }} source
  * @param {ReturnType<typeof import('./header_table.js').decodeHeaderTable>} report
  * @param {{ signal?: AbortSignal, onProgress?: (done: number, total: number) => void }} options
+ * @param {{ ranges: [number, number][], push(chunk: Uint8Array, at: number): Promise<void> } | null} [hashing]
  * @returns {Promise<{ dataScan: { bytes: number, tensors: object[] }, findings: object[] }>}
  */
-export async function scanData(core, source, report, options) {
+export async function scanData(core, source, report, options, hashing = null) {
   const { tensors, dataStart } = report;
   const total = tensors.length === 0 ? 0 : tensors[tensors.length - 1].dataOffsets[1];
   const results = tensors.map((t) => ({ name: t.name, dtype: t.dtype, nan: 0, posInf: 0, negInf: 0, allZero: false }));
   const scanner = core.call((m) => new m._HeapScanner()); // this scan's own state: scans may run concurrently
+  let ptr = 0;
   try {
-    const range = { offset: dataStart, length: total, heap: [{ bytes: SCAN_SCRATCH_BYTES, what: 'the data scan buffer' }] };
-    await streamThroughHeap(core, source, range, options, ([ptr]) => new TensorWalker(core, scanner, ptr, report, results));
+    ptr = core.malloc(SCAN_SCRATCH_BYTES, 'the data scan buffer');
+    const walker = core.call(() => new TensorWalker(core, scanner, ptr, report, results));
+    const scan = (/** @type {Uint8Array} */ chunk, /** @type {number} */ at) => {
+      const from = Math.max(0, dataStart - at);
+      const to = Math.min(chunk.byteLength, dataStart + total - at);
+      if (from < to) core.call(() => walker.push(chunk.subarray(from, to)));
+    };
+    if (hashing) {
+      await readRanges(source, hashing.ranges, options, async (chunk, at) => {
+        scan(chunk, at);
+        await hashing.push(chunk, at);
+      });
+    } else {
+      await readRanges(source, [[dataStart, total]], options, scan);
+    }
     const table = core.call(() => scanner.findings((/** @type {number} */ i) => tensors[i].name).slice());
     return { dataScan: { bytes: total, tensors: results }, findings: readFindings(new TableReader(table), core.tables) };
   } finally {
+    if (ptr) core.free(ptr);
     core.release(() => scanner.delete());
   }
 }

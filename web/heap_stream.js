@@ -1,6 +1,6 @@
 // The one way tensor data is read: a byte range of a source streamed chunk by chunk into
 // a sink, through heap buffers allocated for the run. Decoding and the data scan use it
-// (and hashing, remote reads and streamed decoding will).
+// (and hashing, through readRanges; remote reads and streamed decoding will).
 import { chunksUntilAborted, throwIfAborted } from './abort.js';
 
 /**
@@ -10,10 +10,9 @@ import { chunksUntilAborted, throwIfAborted } from './abort.js';
 
 /**
  * Streams bytes [offset, offset + length) of `source` into the sink `open` makes from the
- * heap buffers allocated for it. Allocation failure is OutOfMemory; every wait on the source
- * is abortable (rejects with the signal's reason); `onProgress(done, total)` follows each
- * chunk, and comes once as (0, 0) for an empty range; the sink runs through the core's trap
- * guard; buffers are freed however the run ends.
+ * heap buffers allocated for it, as readRanges does (abort, progress). Allocation failure is
+ * OutOfMemory; the sink runs through the core's trap guard; buffers are freed however the
+ * run ends.
  * @param {import('./core.js').Core} core
  * @param {{ chunks(offset: number, length: number): AsyncIterable<Uint8Array> }} source
  * @param {{ offset: number, length: number, heap?: { bytes: number, what: string }[] }} range
@@ -21,27 +20,48 @@ import { chunksUntilAborted, throwIfAborted } from './abort.js';
  * @param {(buffers: number[]) => Sink} open
  */
 export async function streamThroughHeap(core, source, range, options, open) {
-  const { signal, onProgress } = options;
-  const { offset, length } = range;
-  throwIfAborted(signal);
+  throwIfAborted(options.signal);
   const buffers = [];
   try {
     for (const { bytes, what } of range.heap ?? []) buffers.push(core.malloc(bytes, what));
     const sink = core.call(() => open(buffers));
-    if (length === 0) {
-      onProgress?.(0, 0);
-      return;
-    }
-    let done = 0;
-    for await (const chunk of chunksUntilAborted(source.chunks(offset, length), signal)) {
-      throwIfAborted(signal);
-      core.call(() => sink.push(chunk));
-      done += chunk.byteLength;
-      onProgress?.(done, length);
-      throwIfAborted(signal); // before asking for (and reading ahead) the next chunk
-    }
-    throwIfAborted(signal);
+    await readRanges(source, [[range.offset, range.length]], options, (chunk) => core.call(() => sink.push(chunk)));
   } finally {
     for (const ptr of buffers) core.free(ptr);
   }
+}
+
+/**
+ * Streams the byte ranges ([offset, length] pairs, in file order) of `source` chunk by chunk
+ * to `consume(chunk, at)` (`at`: the chunk's file offset), awaiting it before the next chunk.
+ * Every wait on the source is abortable (rejects with the signal's reason);
+ * `onProgress(done, total)` follows each chunk, and comes once as (0, 0) when there is
+ * nothing to read.
+ * @param {{ chunks(offset: number, length: number): AsyncIterable<Uint8Array> }} source
+ * @param {[number, number][]} ranges
+ * @param {{ signal?: AbortSignal, onProgress?: (done: number, total: number) => void }} options
+ * @param {(chunk: Uint8Array, at: number) => void | Promise<void>} consume
+ */
+export async function readRanges(source, ranges, options, consume) {
+  const { signal, onProgress } = options;
+  throwIfAborted(signal);
+  const total = ranges.reduce((sum, [, length]) => sum + length, 0);
+  if (total === 0) {
+    onProgress?.(0, 0);
+    return;
+  }
+  let done = 0;
+  for (const [offset, length] of ranges) {
+    if (length === 0) continue;
+    let at = offset;
+    for await (const chunk of chunksUntilAborted(source.chunks(offset, length), signal)) {
+      throwIfAborted(signal);
+      await consume(chunk, at);
+      at += chunk.byteLength;
+      done += chunk.byteLength;
+      onProgress?.(done, total);
+      throwIfAborted(signal); // before asking for (and reading ahead) the next chunk
+    }
+  }
+  throwIfAborted(signal);
 }

@@ -42,7 +42,8 @@ export type FindingCode =
   | 'DuplicateTensorName' | 'DuplicateMetadataKey' | 'ArrayTensorEntry' | 'MapDtype' | 'UnknownTensorField'
   | 'HeaderNotPadded' | 'MisalignedTensor' | 'HugeTensor' | 'EmptyTensor' | 'ManyScalarTensors'
   | 'UnlabeledIntegerWeights' | 'UnknownMetadataKey' | 'UnusualFormat' | 'LargeMetadataValue'
-  | 'LeadingWhitespace' | 'OversizedHeader' | 'NonFiniteValues' | 'AllZeroTensor';
+  | 'LeadingWhitespace' | 'OversizedHeader' | 'NonFiniteValues' | 'AllZeroTensor'
+  | 'EmbeddedHashMismatch';
 
 export interface Finding {
   /** Stable identifier: a reference error kind or one of ours, e.g. "DuplicateTensorName". */
@@ -135,6 +136,56 @@ export interface SafetensorsFile {
    * adapter's `.alpha` tensors hold its alpha (then one scalar is read).
    */
   describe(options?: { readAlpha?: boolean; signal?: AbortSignal }): Promise<ModelCard>;
+  /**
+   * SHA-256 of the whole file, of its data section and of tensors, all in one streamed read
+   * (bounded memory; a second and third hash run in workers where they can), checked against
+   * the hashes the metadata claims. Rejects like getTensor ("ReadError", "TensorNotFound" for
+   * an unknown name in `tensors`, the signal's reason when aborted).
+   */
+  hash(options?: HashOptions): Promise<HashResult>;
+}
+
+export interface HashOptions {
+  /** SHA-256 of the whole file, AutoV2 and AutoV1 (default true). */
+  file?: boolean;
+  /** SHA-256 of the data section [8+N, EOF) and AutoV3 (default true). */
+  data?: boolean;
+  /** SHA-256 of each tensor's bytes: true for all, or the names of some (default false). */
+  tensors?: boolean | string[];
+  signal?: AbortSignal;
+  /** Called after each chunk with bytes read so far and the total; the last call has done === total. */
+  onProgress?: (bytesDone: number, bytesTotal: number) => void;
+}
+
+/** Lowercase hex; null where not asked for (or, for AutoV1, where the file is too short). */
+export interface FileHashes {
+  /** SHA-256 of the whole file. */
+  sha256: string | null;
+  /** The first 10 hex digits of sha256 (AUTOMATIC1111's and Civitai's AutoV2). */
+  autoV2: string | null;
+  /** SHA-256 of the 64 KiB at 1 MiB, first 8 hex digits; null for files shorter than 1 MiB + 64 KiB. */
+  autoV1: string | null;
+  /** SHA-256 of bytes [8+N, EOF): kohya's sshs_model_hash, ModelSpec's hash_sha256 (without 0x). */
+  dataSha256: string | null;
+  /** The first 12 hex digits of dataSha256 (Civitai's AutoV3, the "addnet" hash). */
+  autoV3: string | null;
+  /** Only when asked: tensor name -> SHA-256 of its bytes. */
+  tensors?: Record<string, string>;
+}
+
+/** One hash the metadata claims, against the computed one (as many leading digits as claimed). */
+export interface HashCheck {
+  key: string;
+  claimed: string;
+  actual: string;
+  match: boolean;
+}
+
+export interface HashResult extends FileHashes {
+  /** Every claim that can be compared with what was hashed (base-model hashes cannot). */
+  checks: HashCheck[];
+  /** An EmbeddedHashMismatch warning per failed check. */
+  findings: Finding[];
 }
 
 /** A model family, and the keys, shapes or metadata that decided it. */
@@ -229,6 +280,8 @@ export interface ValidationReport {
   tensors: number;
   /** Only with `scanData: true`: the counts per tensor, or null when the file is not loadable. */
   dataScan?: DataScan | null;
+  /** Only with `hash: true`: the file's hashes (no data hash when its header's length is unreadable). */
+  hashes?: HashResult;
 }
 
 /** What the data scan found in one tensor. */
@@ -257,7 +310,9 @@ export interface ReadOptions {
 export interface ValidateOptions extends ReadOptions {
   /** Also read every tensor once, counting NaN, infinities and all-zero tensors. */
   scanData?: boolean;
-  /** With scanData: called after each chunk with data bytes read so far and the total. */
+  /** Also hash the file (as SafetensorsFile.hash() with file and data) in the same read. */
+  hash?: boolean;
+  /** With scanData or hash: called after each chunk with bytes read so far and the total. */
   onProgress?: (bytesDone: number, bytesTotal: number) => void;
 }
 

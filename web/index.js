@@ -7,6 +7,9 @@ import { moduleTree } from './header_table.js';
 import { planTensorRead } from './tensor_plan.js';
 import { decodeTensor } from './tensor_decode.js';
 import { scanData } from './data_scan.js';
+import { readRanges } from './heap_stream.js';
+import { openHashPass } from './hash_pass.js';
+import { checkEmbeddedHashes } from './hash_checks.js';
 
 export { SafetensorsError, initSafetensors };
 
@@ -52,6 +55,39 @@ async function readCard(source, opened, signal) {
     throw new SafetensorsError('ReadError', 'the file changed after it was opened: its header is not the same; open it again');
   }
   return again.card;
+}
+
+function checkBoolean(options, name) {
+  if (options[name] !== undefined && typeof options[name] !== 'boolean') throw new TypeError(`options.${name} must be a boolean`);
+}
+
+/**
+ * The hashes of one read: what `plan` asks for, checked against the metadata's claims.
+ * With `scan` (the data scan of a loadable file), the same read feeds it too.
+ * @param {import('./core.js').Core} core
+ * @param {Awaited<ReturnType<typeof toByteSource>>} source
+ * @param {import('./hash_pass.js').HashPlan} plan
+ * @param {import('./index.js').ModelCard['embeddedHashes']} claims
+ * @param {{ signal?: AbortSignal, onProgress?: (done: number, total: number) => void }} options
+ * @param {((hashing: Awaited<ReturnType<typeof openHashPass>>) => Promise<unknown>) | null} [scan]
+ * @returns {Promise<import('./index.js').HashResult>}
+ */
+async function hashSource(core, source, plan, claims, options, scan = null) {
+  const pass = await openHashPass(plan);
+  try {
+    if (scan) await scan(pass);
+    else await readRanges(source, pass.ranges, options, (chunk, at) => pass.push(chunk, at));
+    const hashes = await pass.finish();
+    const severity = core.tables.findingCodes.find((c) => c.name === 'EmbeddedHashMismatch')?.severity ?? 'warning';
+    return { ...hashes, ...checkEmbeddedHashes(claims, hashes, plan.size, severity) };
+  } finally {
+    pass.close();
+  }
+}
+
+/** Where the data section starts, when the header's length is readable and fits the file. */
+function readableDataStart(header) {
+  return header.dataStart >= 8 && header.dataStart <= header.fileSize ? header.dataStart : null;
 }
 
 /**
@@ -119,6 +155,36 @@ export async function openSafetensors(input, options = {}) {
       }
       return described;
     },
+    /**
+     * SHA-256 of the whole file, of its data section and of tensors, in one read, checked
+     * against the hashes the metadata claims.
+     * @param {import('./index.js').HashOptions} [hashOptions]
+     * @returns {Promise<import('./index.js').HashResult>}
+     */
+    async hash(hashOptions = {}) {
+      const { file: wantFile = true, data: wantData = true, tensors: which = false, signal } = checkOptions(hashOptions);
+      checkBoolean(hashOptions, 'file');
+      checkBoolean(hashOptions, 'data');
+      if (typeof which !== 'boolean' && !(Array.isArray(which) && which.every((n) => typeof n === 'string'))) {
+        throw new TypeError('options.tensors must be a boolean or an array of tensor names');
+      }
+      let chosen = null;
+      if (which === true) chosen = tensors;
+      else if (which !== false) {
+        byIndex ??= new Map(tensors.map((t, i) => [t.name, i]));
+        const indices = new Set(which.map((name) => {
+          const index = byIndex?.get(name);
+          if (index === undefined) throw tensorNotFound(name, tensors);
+          return index;
+        }));
+        chosen = [...indices].sort((a, b) => a - b).map((i) => tensors[i]);
+      }
+      const spans = chosen?.map((t) => ({ name: t.name, begin: dataStart + t.dataOffsets[0], end: dataStart + t.dataOffsets[1] })) ?? null;
+      card ??= await readCard(source, header, signal);
+      const claims = JSON.parse(card.json).embeddedHashes;
+      const plan = { size: header.fileSize, dataStart, file: wantFile, data: wantData, tensors: spans };
+      return hashSource(await initSafetensors(), source, plan, claims, hashOptions);
+    },
   };
   return file;
 }
@@ -127,18 +193,35 @@ export async function openSafetensors(input, options = {}) {
  * Says whether the reference loader accepts the file and what else is worth
  * knowing about it. Never throws for a bad file (only for bad arguments or
  * failed reads). With `scanData: true`, a loadable file's tensors are also read
- * once, chunk by chunk, counting NaN, infinities and all-zero tensors.
+ * once, chunk by chunk, counting NaN, infinities and all-zero tensors; with
+ * `hash: true`, the file is hashed (and its claims checked) in that same read.
  * @param {import('./index.js').SafetensorsSource} input
  * @param {import('./index.js').ValidateOptions} [options]
  * @returns {Promise<import('./index.js').ValidationReport>}
  */
 export async function validateSafetensors(input, options = {}) {
-  const { signal, scanData: wantScan = false } = checkOptions(options);
-  if (typeof wantScan !== 'boolean') throw new TypeError('options.scanData must be a boolean');
-  const { source, header } = await readSource(input, signal);
+  const { signal, scanData: wantScan = false, hash: wantHash = false } = checkOptions(options);
+  checkBoolean(options, 'scanData');
+  checkBoolean(options, 'hash');
+  // Hashing checks the metadata's claims, which the card lists: read with the card then.
+  const { source, header } = await readSource(input, signal, wantHash);
   const result = verdictOf(header);
-  if (!wantScan) return result;
-  if (!result.loadable) return { ...result, dataScan: null };
-  const scan = await scanData(await initSafetensors(), source, header, options);
-  return { ...result, findings: [...header.findings, ...scan.findings], dataScan: scan.dataScan };
+  if (!wantScan && !wantHash) return result;
+  const core = await initSafetensors();
+  const scanning = wantScan && result.loadable;
+  let scan = null;
+  let hashes = null;
+  if (wantHash) {
+    const plan = { size: header.fileSize, dataStart: readableDataStart(header), file: true, data: true, tensors: null };
+    const claims = header.card ? JSON.parse(header.card.json).embeddedHashes : [];
+    const scanWith = scanning ? async (/** @type {any} */ pass) => { scan = await scanData(core, source, header, options, pass); } : null;
+    hashes = await hashSource(core, source, plan, claims, options, scanWith);
+  } else if (scanning) {
+    scan = await scanData(core, source, header, options);
+  }
+  /** @type {import('./index.js').ValidationReport} */
+  const out = { ...result, findings: [...header.findings, ...(scan?.findings ?? []), ...(hashes?.findings ?? [])] };
+  if (wantScan) out.dataScan = scan?.dataScan ?? null;
+  if (hashes) out.hashes = hashes;
+  return out;
 }

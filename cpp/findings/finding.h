@@ -45,6 +45,7 @@ enum class FindingCode : std::uint8_t {
   LargeMetadataValue,       ///< metadata values over 64 KiB
   NonFiniteValues,          ///< the data scan found NaN or infinities
   AllZeroTensor,            ///< the data scan found a tensor of zeros
+  EmbeddedHashMismatch,     ///< a hash in the metadata differs from the file's (hashing, in JS)
 };
 
 /// @brief A code's stable name and its severity.
@@ -54,7 +55,7 @@ struct FindingCodeInfo {
 };
 
 /// @brief Number of FindingCode values.
-inline constexpr int kFindingCodeCount = 18;
+inline constexpr int kFindingCodeCount = 19;
 
 /// @brief The table, indexed by FindingCode.
 inline constexpr std::array<FindingCodeInfo, kFindingCodeCount> kFindingCodes{{
@@ -76,6 +77,7 @@ inline constexpr std::array<FindingCodeInfo, kFindingCodeCount> kFindingCodes{{
     {"LargeMetadataValue", Severity::Info},
     {"NonFiniteValues", Severity::Warning},
     {"AllZeroTensor", Severity::Info},
+    {"EmbeddedHashMismatch", Severity::Warning},
 }};
 
 /// @brief The row of `code`.

@@ -7,16 +7,19 @@ export const WARMUP = 3;
 
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-/** Runs each async variant once per round, WARMUP + ROUNDS rounds; returns median ms per variant. */
-export async function runAlternating(variants) {
+/**
+ * Runs each async variant once per round, warmup + rounds rounds; returns median ms per variant.
+ * Slow variants pass fewer rounds.
+ */
+export async function runAlternating(variants, { rounds = ROUNDS, warmup = WARMUP } = {}) {
   const times = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
-  for (let round = 0; round < WARMUP + ROUNDS; round++) {
+  for (let round = 0; round < warmup + rounds; round++) {
     for (const [name, fn] of Object.entries(variants)) {
       const start = performance.now();
       const result = await fn();
       const ms = performance.now() - start;
       if (result === undefined) throw new Error(`${name} returned nothing`);
-      if (round >= WARMUP) times[name].push(ms);
+      if (round >= warmup) times[name].push(ms);
     }
   }
   return Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]));
