@@ -92,6 +92,7 @@ bench: build
 	node tests/bench/open_header.bench.js
 	node tests/bench/decode.bench.js
 	node tests/bench/scan.bench.js
+	node tests/bench/hash.bench.js
 	node tests/bench/browser_decode.bench.js
 
 # libFuzzer with ASan+UBSan: header_fuzzer (the header analysis) and decode_fuzzer (the

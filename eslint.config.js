@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import globals from 'globals';
 
 export default [
-  { ignores: ['node_modules/', 'build/', 'web/wasm/'] },
+  { ignores: ['node_modules/', 'build/', 'web/wasm/', '.scratch/'] },
   js.configs.recommended,
   {
     languageOptions: { ecmaVersion: 'latest', sourceType: 'module', globals: { ...globals.es2025, ...globals.browser, ...globals.node } },

@@ -16,7 +16,10 @@ function padded(headerText, data = 0) {
 const f32 = (...values) => new Uint8Array(new Float32Array(values).buffer);
 const HUGE = 2 ** 31 + 8;
 
-/** code -> { file: Uint8Array | { header: Uint8Array, size: number } (sparse), scan?: true, loadable? } */
+/**
+ * code -> { file: Uint8Array | { header: Uint8Array, size: number } (sparse), scan?: true, hash?: true, loadable? }
+ * scan / hash: the finding needs the data scan / hashing
+ */
 function cases() {
   const scalars = Array.from({ length: 1000 }, (_, i) => `"s${i}":{"dtype":"U8","shape":[],"data_offsets":[${i},${i + 1}]}`);
   const base = writeSafetensors([{ name: 'w', dtype: 'F32', shape: [2], data: f32(1, 2) }]);
@@ -40,11 +43,12 @@ function cases() {
     MetadataIncompleteBuffer: { file: new Uint8Array([...base, 0x50, 0x4b, 3, 4]), loadable: false },
     NonFiniteValues: { file: writeSafetensors([{ name: 'w', dtype: 'F32', shape: [3], data: f32(1, NaN, -Infinity) }]), scan: true },
     AllZeroTensor: { file: writeSafetensors([{ name: 'b', dtype: 'F32', shape: [3], data: f32(0, -0, 0) }]), scan: true },
+    EmbeddedHashMismatch: { file: writeSafetensors([{ name: 'w', dtype: 'F32', shape: [2], data: f32(1, 2) }], { sshs_model_hash: '0'.repeat(64) }), hash: true },
   };
 }
 
 /**
- * Writes every case to `dir` and returns [{ code, path, scan, loadable }].
+ * Writes every case to `dir` and returns [{ code, path, scan, hash, loadable }].
  * The HugeTensor file is sparse: 2 GiB of holes after its header; `{ sparse: false }` leaves it out.
  */
 export async function writeFindingFiles(dir, { sparse = true } = {}) {
@@ -60,7 +64,7 @@ export async function writeFindingFiles(dir, { sparse = true } = {}) {
       await handle.truncate(c.file.header.byteLength + c.file.size);
       await handle.close();
     }
-    out.push({ code, path, scan: c.scan === true, loadable: c.loadable !== false });
+    out.push({ code, path, scan: c.scan === true, hash: c.hash === true, loadable: c.loadable !== false });
   }
   return out;
 }

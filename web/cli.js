@@ -1,16 +1,24 @@
 #!/usr/bin/env node
-// safetensors-wasm validate [--json] [--scan-data] FILE... | inspect FILE
-// Files are read through FileHandles: Node 20's openAsBlob truncates sizes past 4 GiB.
+// safetensors-wasm validate | inspect | hash: see USAGE. Text for people goes to stdout,
+// --json prints one JSON document. Files are read through FileHandles: Node 20's
+// openAsBlob truncates sizes past 4 GiB.
 import { open } from 'node:fs/promises';
 import { openSafetensors, validateSafetensors, SafetensorsError } from './index.js';
+import { cardLines, hashLines, printable } from './cli_text.js';
 
-const USAGE = `usage: safetensors-wasm validate [--json] [--scan-data] FILE...
-       safetensors-wasm inspect FILE
+const USAGE = `usage: safetensors-wasm validate [--json] [--scan-data] [--hash] FILE...
+       safetensors-wasm inspect [--json] FILE
+       safetensors-wasm hash [--json] [--tensors] FILE...
 
 validate  says whether the reference safetensors loader accepts each file
           (exit 0 when all are loadable, 1 otherwise); --json prints one JSON array;
-          --scan-data also reads every tensor, counting NaN, infinities and all-zero tensors
-inspect   prints the header: verdict, findings, metadata and the tensor table`;
+          --scan-data also reads every tensor, counting NaN, infinities and all-zero tensors;
+          --hash also hashes each file in the same read
+inspect   prints the model card (what the file is), then the verdict, findings, metadata and
+          the tensor table; --json prints { file, report, card, metadata, tensors }
+hash      prints each file's SHA-256 as sha256sum does, then AutoV2, AutoV3, AutoV1, the data
+          section's SHA-256 and the check of every hash the metadata claims (exit 0 when all
+          files were read and no claim failed, 1 otherwise); --tensors adds each tensor's SHA-256`;
 
 async function withFile(path, fn) {
   const handle = await open(path, 'r');
@@ -36,28 +44,37 @@ async function validatePath(path, options = {}) {
 }
 
 function findingLine(f) {
-  return `  ${f.severity.padEnd(7)} ${f.code}${f.tensor !== undefined ? ` [${f.tensor}]` : ''}: ${f.message}`;
+  return printable(`  ${f.severity.padEnd(7)} ${f.code}${f.tensor !== undefined ? ` [${f.tensor}]` : ''}: ${f.message}`);
+}
+
+const verdictText = (r) => (r.loadable ? 'loadable' : `not loadable${r.referenceError ? `: ${r.referenceError}` : ''}`);
+
+/** Splits flags (all of them known) from file arguments; null when the usage is wrong. */
+function parseArgs(args, known, { single = false } = {}) {
+  const flags = new Set(args.filter((a) => a.startsWith('--')));
+  const files = args.filter((a) => !a.startsWith('--'));
+  if ([...flags].some((f) => !known.includes(f)) || files.length === 0 || (single && files.length !== 1)) return null;
+  return { has: (flag) => flags.has(flag), files };
 }
 
 async function validate(args) {
-  const flags = new Set(['--json', '--scan-data']);
-  const json = args.includes('--json');
-  const scanData = args.includes('--scan-data');
-  const files = args.filter((a) => !flags.has(a));
-  if (files.length === 0 || files.some((f) => f.startsWith('--'))) return usage();
+  const parsed = parseArgs(args, ['--json', '--scan-data', '--hash']);
+  if (!parsed) return usage();
+  const scanData = parsed.has('--scan-data');
+  const hash = parsed.has('--hash');
   const results = [];
-  for (const file of files) {
-    const r = await validatePath(file, { scanData });
-    const { loadable, referenceError, findings, tensors, dataScan } = r;
-    results.push({ file, loadable, referenceError, findings, tensors, ...(scanData ? { dataScan: dataScan ?? null } : {}) });
+  for (const file of parsed.files) {
+    const r = await validatePath(file, { scanData, hash });
+    const { loadable, referenceError, findings, tensors, dataScan, hashes } = r;
+    results.push({ file, loadable, referenceError, findings, tensors, ...(scanData ? { dataScan: dataScan ?? null } : {}), ...(hash ? { hashes: hashes ?? null } : {}) });
   }
-  if (json) {
+  if (parsed.has('--json')) {
     process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
   } else {
     for (const r of results) {
-      const verdict = r.loadable ? 'loadable' : `not loadable${r.referenceError ? `: ${r.referenceError}` : ''}`;
-      console.log(`${r.file}: ${verdict} (${r.tensors} tensors)`);
+      console.log(`${r.file}: ${verdictText(r)} (${r.tensors} tensors)`);
       for (const f of r.findings) console.log(findingLine(f));
+      if (r.hashes) for (const line of hashLines(r.hashes)) console.log(`  ${line}`);
     }
   }
   return results.every((r) => r.loadable) ? 0 : 1;
@@ -68,39 +85,86 @@ function table(rows) {
   return rows.map((r) => r.map((v, c) => String(v).padEnd(widths[c])).join('  ').trimEnd()).join('\n');
 }
 
-// One read of the header: the opened file, or for a rejected file the report its error carries.
-async function openPath(path) {
+// One read of the header: the opened file and its card, or for a rejected file the report its error carries.
+async function openPath(path, fn) {
   try {
     return await withFile(path, async (handle) => {
       const st = await openSafetensors(handle);
-      return { st, report: st.report };
+      return fn(st, st.report, await st.describe({ readAlpha: true }));
     });
   } catch (error) {
-    if (error instanceof SafetensorsError && error.report) return { st: null, report: error.report };
-    return { st: null, report: unreadable(path, error) };
+    const report = error instanceof SafetensorsError && error.report ? error.report : unreadable(path, error);
+    return fn(null, report, null);
   }
 }
 
 async function inspect(args) {
-  if (args.length !== 1) return usage();
-  const [file] = args;
-  const { st, report } = await openPath(file);
-  console.log(`${file}: ${report.loadable ? 'loadable' : `not loadable${report.referenceError ? `: ${report.referenceError}` : ''}`}`);
-  for (const f of report.findings) console.log(findingLine(f));
-  if (!st) return 1;
-  const params = st.tensors.reduce((sum, t) => sum + t.shape.reduce((a, b) => a * b, 1), 0);
-  console.log(`size ${st.fileSize} bytes, header ${st.headerSize} bytes, data from byte ${st.dataStart}`);
-  console.log(`${st.tensors.length} tensors, ${params} parameters`);
-  if (st.metadata) {
-    console.log('\nmetadata:');
-    for (const [k, v] of Object.entries(st.metadata)) console.log(`  ${k}: ${v.length > 200 ? `${v.slice(0, 200)}… (${v.length} chars)` : v}`);
+  const parsed = parseArgs(args, ['--json'], { single: true });
+  if (!parsed) return usage();
+  const [file] = parsed.files;
+  return openPath(file, (st, report, card) => {
+    if (parsed.has('--json')) {
+      const json = { file, report, card, metadata: st?.metadata ?? null, tensors: st?.tensors ?? [] };
+      process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+      return st ? 0 : 1;
+    }
+    if (card) console.log(`${file}\n${cardLines(card).map((l) => `  ${l}`).join('\n')}\n`);
+    console.log(`${file}: ${verdictText(report)}`);
+    for (const f of report.findings) console.log(findingLine(f));
+    if (!st) return 1;
+    console.log(`size ${st.fileSize} bytes, header ${st.headerSize} bytes, data from byte ${st.dataStart}`);
+    console.log(`${st.tensors.length} tensors`);
+    if (st.metadata) {
+      console.log('\nmetadata:');
+      for (const [k, v] of Object.entries(st.metadata)) console.log(printable(`  ${k}: ${v.length > 200 ? `${v.slice(0, 200)}… (${v.length} chars)` : v}`));
+    }
+    if (st.tensors.length) {
+      const rows = [['name', 'dtype', 'shape', 'offsets', 'bytes']];
+      for (const t of st.tensors) rows.push([printable(t.name), t.dtype, `[${t.shape.join(', ')}]`, `${t.dataOffsets[0]}-${t.dataOffsets[1]}`, t.byteLength]);
+      console.log(`\n${table(rows)}`);
+    }
+    return 0;
+  });
+}
+
+// A file's hashes: with --tensors through the opened file (a rejected file gets the rest).
+async function hashPath(path, tensors) {
+  try {
+    return await withFile(path, async (handle) => {
+      if (tensors) {
+        try {
+          const st = await openSafetensors(handle);
+          return { file: path, loadable: true, ...(await st.hash({ tensors: true })) };
+        } catch (error) {
+          if (!(error instanceof SafetensorsError && error.report)) throw error;
+        }
+      }
+      const report = await validateSafetensors(handle, { hash: true });
+      return { file: path, loadable: report.loadable, ...report.hashes };
+    });
+  } catch (error) {
+    return { file: path, error: unreadable(path, error).findings[0].message };
   }
-  if (st.tensors.length) {
-    const rows = [['name', 'dtype', 'shape', 'offsets', 'bytes']];
-    for (const t of st.tensors) rows.push([t.name, t.dtype, `[${t.shape.join(', ')}]`, `${t.dataOffsets[0]}-${t.dataOffsets[1]}`, t.byteLength]);
-    console.log(`\n${table(rows)}`);
+}
+
+async function hash(args) {
+  const parsed = parseArgs(args, ['--json', '--tensors']);
+  if (!parsed) return usage();
+  const results = [];
+  for (const file of parsed.files) results.push(await hashPath(file, parsed.has('--tensors')));
+  if (parsed.has('--json')) {
+    process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+  } else {
+    for (const r of results) {
+      if (r.error) {
+        console.error(r.error);
+        continue;
+      }
+      console.log(`${r.sha256}  ${r.file}`);
+      for (const line of hashLines(r)) console.log(`  ${line}`);
+    }
   }
-  return 0;
+  return results.every((r) => !r.error && r.checks.every((c) => c.match)) ? 0 : 1;
 }
 
 function usage() {
@@ -109,6 +173,6 @@ function usage() {
 }
 
 const [command, ...rest] = process.argv.slice(2);
-const commands = { validate, inspect };
+const commands = { validate, inspect, hash };
 const run = commands[command] ?? usage;
 process.exitCode = await run(rest);
