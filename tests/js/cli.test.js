@@ -124,6 +124,7 @@ test('inspect of a rejected file: no card, the verdict, exit 1; a terminal gets 
   expect(stdout).toMatch(/title +a \[31mred {2}\n/);
   expect(stdout).toContain('ta [31mred  ');
   expect(stdout).toContain('ka [31mred  : a [31mred  ');
+  // eslint-disable-next-line no-control-regex
   expect(stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
 });
 
