@@ -2,12 +2,13 @@
 import { initSafetensors } from './core.js';
 import { toByteSource } from './byte_source.js';
 import { SafetensorsError } from './errors.js';
-import { readHeader } from './read_header.js';
+import { analyzeHeader, readHeader } from './read_header.js';
 import { moduleTree } from './header_table.js';
 import { planTensorRead } from './tensor_plan.js';
 import { decodeTensor } from './tensor_decode.js';
 import { scanData } from './data_scan.js';
 import { readRanges } from './heap_stream.js';
+import { throwIfAborted } from './abort.js';
 import { openHashPass } from './hash_pass.js';
 import { checkEmbeddedHashes } from './hash_checks.js';
 
@@ -38,23 +39,20 @@ function verdictOf(header) {
 
 async function readSource(input, signal, withCard = false) {
   const source = await toByteSource(input);
-  const header = await readHeader(await initSafetensors(), source, signal, withCard);
-  return { source, header };
+  const { header, parts } = await readHeader(await initSafetensors(), source, signal, withCard);
+  return { source, header, parts };
 }
 
 /**
- * The model card of an opened file: its header read and analysed again, this time with the
- * card (building the card costs about half an analysis, which opening does not pay).
- * @param {{ size: number, read(offset: number, length: number): Promise<Uint8Array> }} source
- * @param {ReturnType<typeof import('./header_table.js').decodeHeaderTable>} opened
- * @param {AbortSignal} [signal]
+ * The model card of an opened file: the header bytes read at open analysed again, this time
+ * with the card (building it costs about half an analysis, which opening does not pay).
+ * @param {Uint8Array[]} parts
+ * @param {number} size
  */
-async function readCard(source, opened, signal) {
-  const again = await readHeader(await initSafetensors(), source, signal, true);
-  if (again.card === null || again.headerSize !== opened.headerSize || again.tensors.length !== opened.tensors.length) {
-    throw new SafetensorsError('ReadError', 'the file changed after it was opened: its header is not the same; open it again');
-  }
-  return again.card;
+async function cardOf(parts, size) {
+  const { card } = analyzeHeader(await initSafetensors(), parts, size, true);
+  if (card === null) throw new SafetensorsError('InternalError', 'the core built no model card for a file it found loadable');
+  return card;
 }
 
 function checkBoolean(options, name) {
@@ -100,7 +98,7 @@ function readableDataStart(header) {
  */
 export async function openSafetensors(input, options = {}) {
   const { signal } = checkOptions(options);
-  const { source, header } = await readSource(input, signal);
+  const { source, header, parts } = await readSource(input, signal);
   const report = verdictOf(header);
   if (report.referenceError !== null) {
     const [first] = header.findings;
@@ -108,7 +106,7 @@ export async function openSafetensors(input, options = {}) {
   }
   const { dataStart, tensors, dtypeIndex } = header;
   let byIndex = null; // name -> index, built on the first getTensor: opening stays as cheap as the header parse
-  let card = null; // the model card's JSON and module tree, from the first describe()
+  let card = null; // the model card's JSON and module tree, from the first describe() or hash()
   /** @type {import('./index.js').SafetensorsFile} */
   const file = {
     tensors,
@@ -136,8 +134,8 @@ export async function openSafetensors(input, options = {}) {
       return decodeTensor(core, source, plan, tensor, tensorOptions);
     },
     /**
-     * The model card, built by the core when the header was read (a new object each call).
-     * Reads no tensor data, unless `readAlpha` is set and only an adapter's `.alpha`
+     * The model card, built by the core from the header read at open (a new object each
+     * call). Reads nothing more, unless `readAlpha` is set and only an adapter's `.alpha`
      * tensors hold its alpha: then one of those scalars is read.
      * @param {{ readAlpha?: boolean, signal?: AbortSignal }} [describeOptions]
      * @returns {Promise<import('./index.js').ModelCard>}
@@ -145,7 +143,8 @@ export async function openSafetensors(input, options = {}) {
     async describe(describeOptions = {}) {
       const { readAlpha = false, signal } = checkOptions(describeOptions);
       if (typeof readAlpha !== 'boolean') throw new TypeError('options.readAlpha must be a boolean');
-      card ??= await readCard(source, header, signal);
+      throwIfAborted(signal);
+      card ??= await cardOf(parts, header.fileSize);
       /** @type {import('./index.js').ModelCard} */
       const described = { ...JSON.parse(card.json), modules: moduleTree(card.modules) };
       const adapter = described.adapter;
@@ -162,7 +161,7 @@ export async function openSafetensors(input, options = {}) {
      * @returns {Promise<import('./index.js').HashResult>}
      */
     async hash(hashOptions = {}) {
-      const { file: wantFile = true, data: wantData = true, tensors: which = false, signal } = checkOptions(hashOptions);
+      const { file: wantFile = true, data: wantData = true, tensors: which = false } = checkOptions(hashOptions);
       checkBoolean(hashOptions, 'file');
       checkBoolean(hashOptions, 'data');
       if (typeof which !== 'boolean' && !(Array.isArray(which) && which.every((n) => typeof n === 'string'))) {
@@ -180,7 +179,7 @@ export async function openSafetensors(input, options = {}) {
         chosen = [...indices].sort((a, b) => a - b).map((i) => tensors[i]);
       }
       const spans = chosen?.map((t) => ({ name: t.name, begin: dataStart + t.dataOffsets[0], end: dataStart + t.dataOffsets[1] })) ?? null;
-      card ??= await readCard(source, header, signal);
+      card ??= await cardOf(parts, header.fileSize);
       const claims = JSON.parse(card.json).embeddedHashes;
       const plan = { size: header.fileSize, dataStart, file: wantFile, data: wantData, tensors: spans };
       return hashSource(await initSafetensors(), source, plan, claims, hashOptions);

@@ -30,32 +30,46 @@ function withHeapCopy(core, parts, fn) {
 }
 
 /**
+ * Runs the core's analysis on the file's first bytes (as readHeader read them).
  * @param {import('./core.js').Core} core
- * @param {{ size: number, read(offset: number, length: number): Promise<Uint8Array> }} source
- * @param {AbortSignal} [signal]
+ * @param {Uint8Array[]} parts the length prefix, then the header when it was read
+ * @param {number} size the file's size
  * @param {boolean} [withCard] also build the model card (of a loadable file)
- * @returns {Promise<ReturnType<typeof decodeHeaderTable>>}
+ * @returns {ReturnType<typeof decodeHeaderTable>}
  */
-export async function readHeader(core, source, signal, withCard = false) {
-  throwIfAborted(signal);
-  const { size } = source;
-  const fileSize = BigInt(size);
-  const prefix = size > 0 ? await untilAborted(source.read(0, Math.min(LENGTH_PREFIX, size)), signal) : new Uint8Array(0);
-  throwIfAborted(signal);
-  const needed = withHeapCopy(core, [prefix], (ptr, len) => core.call((m) => m._headerBytesNeeded(ptr, len, fileSize)));
-  const parts = [prefix];
-  if (needed > prefix.byteLength) {
-    parts.push(await untilAborted(source.read(LENGTH_PREFIX, needed - LENGTH_PREFIX), signal));
-    throwIfAborted(signal);
-  }
+export function analyzeHeader(core, parts, size, withCard = false) {
+  const needed = parts.reduce((sum, p) => sum + p.byteLength, 0);
   let table;
   try {
     // The view is on the wasm heap: copy it (slice) before anything else runs.
-    table = withHeapCopy(core, parts, (ptr, len) => core.call((m) => m._analyzeHeader(ptr, len, fileSize, withCard)?.slice()));
+    table = withHeapCopy(core, parts, (ptr, len) => core.call((m) => m._analyzeHeader(ptr, len, BigInt(size), withCard)?.slice()));
   } catch (error) {
     throw error instanceof SafetensorsError && error.code === 'OutOfMemory' ? headerOutOfMemory(needed, error) : error;
   }
   core.releaseIfSwollen();
   if (table === null || table === undefined) throw headerOutOfMemory(needed);
   return decodeHeaderTable(table, core.tables);
+}
+
+/**
+ * Reads the length prefix and the header, and analyses them.
+ * @param {import('./core.js').Core} core
+ * @param {{ size: number, read(offset: number, length: number): Promise<Uint8Array> }} source
+ * @param {AbortSignal} [signal]
+ * @param {boolean} [withCard] also build the model card (of a loadable file)
+ * @returns {Promise<{ header: ReturnType<typeof decodeHeaderTable>, parts: Uint8Array[] }>}
+ *   parts: the bytes read, for analysing them again (the card) without reading again
+ */
+export async function readHeader(core, source, signal, withCard = false) {
+  throwIfAborted(signal);
+  const { size } = source;
+  const prefix = size > 0 ? await untilAborted(source.read(0, Math.min(LENGTH_PREFIX, size)), signal) : new Uint8Array(0);
+  throwIfAborted(signal);
+  const needed = withHeapCopy(core, [prefix], (ptr, len) => core.call((m) => m._headerBytesNeeded(ptr, len, BigInt(size))));
+  const parts = [prefix];
+  if (needed > prefix.byteLength) {
+    parts.push(await untilAborted(source.read(LENGTH_PREFIX, needed - LENGTH_PREFIX), signal));
+    throwIfAborted(signal);
+  }
+  return { header: analyzeHeader(core, parts, size, withCard), parts };
 }

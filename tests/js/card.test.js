@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import { openAsBlob } from 'node:fs';
 import { join } from 'node:path';
-import { openSafetensors, SafetensorsError } from '../../web/index.js';
+import { openSafetensors } from '../../web/index.js';
 import { writeSafetensors } from '../../tools/write_safetensors.js';
 import { HAVE_REAL, REAL_DIR, recordingSource } from './fixtures.js';
 
@@ -91,17 +91,20 @@ test('readAlpha reads one .alpha scalar when the metadata lacks the alpha', asyn
   await expect(st.describe({ readAlpha: 'yes' })).rejects.toThrow(TypeError);
 });
 
-test('a header that changed after opening is a ReadError, not a wrong card', async () => {
+test('describe() reads nothing: the card is of the header as opened, even if the file changed since', async () => {
   const one = writeSafetensors([{ name: 'a', dtype: 'U8', shape: [1], data: new Uint8Array(1) }]);
   const two = writeSafetensors([{ name: 'a', dtype: 'U8', shape: [1], data: new Uint8Array(1) }, { name: 'b', dtype: 'U8', shape: [7], data: new Uint8Array(7) }]);
   let bytes = one;
-  const source = { size: one.byteLength, async read(offset, length) { return bytes.slice(offset, offset + length); } };
+  let reads = 0;
+  const source = { size: one.byteLength, async read(offset, length) { reads++; return bytes.slice(offset, offset + length); } };
   const st = await openSafetensors(source);
+  const opened = reads;
   bytes = new Uint8Array(two.subarray(0, one.byteLength));
   bytes.set(two.subarray(0, 8)); // a longer header now
-  const error = await st.describe().catch((e) => e);
-  expect(error).toBeInstanceOf(SafetensorsError);
-  expect(['ReadError', 'InvalidHeaderLength', 'InvalidHeaderDeserialization', 'MetadataIncompleteBuffer']).toContain(error.code);
+  const card = await st.describe();
+  expect(reads).toBe(opened);
+  expect(card.modules.tensors).toBe(1);
+  expect(card.parameters.total).toBe(1);
 });
 
 test('metadata and names from strangers come back as plain strings', async () => {
