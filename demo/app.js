@@ -1,11 +1,13 @@
 // The demo page: uses the package exactly as an application would.
 import { openSafetensors, validateSafetensors, SafetensorsError } from '../web/index.js';
+import { showCard, showHashes } from './card_panel.js';
+import { EXPAND_ALL_LIMIT, expandAll, showModuleTree } from './module_tree.js';
 
-const MAX_ROWS = 2000;
 const PREVIEW_ELEMENTS = 4096;
 const MAX_PREVIEW_ROW = 1 << 24; // a row larger than this is not read for a preview
-let current = null; // { file, st (when loadable) }
+let current = null; // { file, st (when loadable), scan: Map name -> counts (after a scan), findings }
 let scanning = null; // AbortController of a running scan
+let hashing = null; // AbortController of a running hash
 const MAX_VALUE_CHARS = 400;
 const $ = (id) => document.getElementById(id);
 
@@ -44,6 +46,7 @@ function showMetadata(metadata) {
   const body = $('metadata').tBodies[0];
   body.replaceChildren();
   const entries = metadata ? Object.entries(metadata) : [];
+  $('metadata-title').textContent = `Metadata (${entries.length} key${entries.length === 1 ? '' : 's'})`;
   if (entries.length === 0) cell(body.insertRow(), metadata ? '(empty)' : '(no __metadata__)');
   for (const [key, value] of entries) {
     const row = body.insertRow();
@@ -52,22 +55,28 @@ function showMetadata(metadata) {
   }
 }
 
-function showTensors(tensors) {
-  const body = $('tensors').tBodies[0];
-  body.replaceChildren();
+// The scan's verdict on one tensor, in the last cell of its row (rows are built lazily).
+function scanCell(row, name) {
+  const td = row.insertCell();
+  td.dataset.testid = 'scan-cell';
+  const r = current?.scan?.get(name);
+  if (!r) return;
+  const parts = [[r.nan, 'NaN'], [r.posInf, '+inf'], [r.negInf, '−inf']].filter(([n]) => n > 0).map(([n, what]) => `${n.toLocaleString('en')} ${what}`);
+  td.textContent = parts.length > 0 ? parts.join(', ') : r.allZero ? 'all zero' : 'ok';
+  td.className = parts.length > 0 ? 'bad' : r.allZero ? 'zero' : '';
+}
+
+function showTensors(st, card) {
   $('preview').hidden = true;
-  for (const t of tensors.slice(0, MAX_ROWS)) {
-    const row = body.insertRow();
-    row.dataset.name = t.name;
-    cell(row, t.name);
-    cell(row, t.dtype);
-    cell(row, `[${t.shape.join(', ')}]`);
-    cell(row, `${t.dataOffsets[0]}–${t.dataOffsets[1]}`);
-    cell(row, t.byteLength.toLocaleString('en'));
-    cell(row, '').dataset.testid = 'scan-cell';
+  const tree = $('module-tree');
+  $('expand-all').disabled = !st;
+  if (!st) {
+    tree.replaceChildren();
+    $('tensor-note').textContent = 'No tensors to show: the reference loader rejects this file.';
+    return;
   }
-  const more = tensors.length > MAX_ROWS ? `Showing the first ${MAX_ROWS} of ${tensors.length.toLocaleString('en')} tensors. ` : '';
-  $('tensor-note').textContent = `${more}Click a tensor to preview its first values.`;
+  showModuleTree(tree, card.modules, st.tensors, scanCell);
+  $('tensor-note').textContent = `${st.tensors.length.toLocaleString('en')} tensors in ${card.modules.children.length} top-level modules. Open a module to see its tensors; click a tensor to preview its first values.`;
 }
 
 const formatValue = (v) => (typeof v === 'number' && !Number.isInteger(v) ? v.toPrecision(6) : String(v));
@@ -98,17 +107,42 @@ async function preview(name) {
   document.body.dataset.state = 'done';
 }
 
-// Per tensor, what the scan found: "2 NaN, 1 −inf", "all zero" or "ok".
+// Per tensor, what the scan found: "2 NaN, 1 −inf", "all zero" or "ok" (rows built later get it too).
 function showScanResults(results) {
-  const byName = new Map(results.map((r) => [r.name, r]));
-  for (const row of $('tensors').tBodies[0].rows) {
-    const r = byName.get(row.dataset.name);
-    if (!r) continue;
-    const parts = [[r.nan, 'NaN'], [r.posInf, '+inf'], [r.negInf, '−inf']].filter(([n]) => n > 0).map(([n, what]) => `${n.toLocaleString('en')} ${what}`);
-    const text = parts.length > 0 ? parts.join(', ') : r.allZero ? 'all zero' : 'ok';
-    const td = row.cells[row.cells.length - 1];
-    td.textContent = text;
-    td.className = parts.length > 0 ? 'bad' : r.allZero ? 'zero' : '';
+  current.scan = new Map(results.map((r) => [r.name, r]));
+  for (const row of $('module-tree').querySelectorAll('tr[data-name]')) {
+    row.deleteCell(-1);
+    scanCell(row, row.dataset.name);
+  }
+}
+
+async function hashFile() {
+  if (hashing) {
+    hashing.abort();
+    return;
+  }
+  hashing = new AbortController();
+  const bar = $('hash-progress');
+  const button = $('hash-button');
+  bar.hidden = false;
+  bar.value = 0;
+  button.textContent = 'Stop';
+  document.body.dataset.state = 'hashing';
+  const started = performance.now();
+  const options = { signal: hashing.signal, onProgress: (done, total) => { bar.value = total === 0 ? 1 : done / total; } };
+  try {
+    // A rejected file is hashed too: "is my download intact?"
+    const result = current.st ? await current.st.hash(options) : (await validateSafetensors(current.file, { ...options, hash: true })).hashes;
+    showHashes(result);
+    showFindings([...current.findings, ...result.findings]);
+    $('hash-status').textContent = `Hashed ${formatBytes(current.file.size)} in ${(performance.now() - started).toFixed(0)} ms.`;
+  } catch (error) {
+    $('hash-status').textContent = error.name === 'AbortError' ? 'Hashing stopped.' : `Hashing failed: ${error.message}`;
+  } finally {
+    hashing = null;
+    button.textContent = 'Compute hashes';
+    bar.hidden = true;
+    document.body.dataset.state = 'done';
   }
 }
 
@@ -161,29 +195,30 @@ async function open(file) {
 
 async function show(file, name) {
   scanning?.abort();
-  current = { file, st: null };
+  hashing?.abort();
+  current = { file, st: null, scan: null, findings: [] };
   $('scan').disabled = true;
   $('scan-status').textContent = 'Reads every tensor once, counting NaN, infinities and all-zero tensors.';
+  $('hash-status').textContent = 'Reads the whole file once: SHA-256, AutoV2, AutoV3 and the data section\'s hash, checked against the metadata.';
+  showHashes(null);
   $('file-name').textContent = name;
   $('verdict').textContent = 'reading…';
   const { st, report } = await open(file);
+  const card = st ? await st.describe({ readAlpha: true }) : null;
   const verdict = $('verdict');
   verdict.textContent = report.loadable ? 'loadable' : `not loadable: ${report.referenceError}`;
   verdict.className = report.loadable ? 'loadable' : 'rejected';
   $('tensor-count').textContent = String(report.tensors);
+  current.findings = report.findings;
   showFindings(report.findings);
   current.st = st;
   $('scan').disabled = st === null;
-  if (st) {
-    const params = st.tensors.reduce((sum, t) => sum + t.shape.reduce((a, b) => a * b, 1), 0);
-    $('parameters').textContent = params.toLocaleString('en');
-    $('sizes').textContent = `${formatBytes(st.fileSize)}; header ${formatBytes(st.headerSize)}`;
-  } else {
-    $('parameters').textContent = '';
-    $('sizes').textContent = formatBytes(file.size);
-  }
+  const size = st ? `${formatBytes(st.fileSize)}; header ${formatBytes(st.headerSize)}` : formatBytes(file.size);
+  $('parameters').textContent = card ? card.parameters.total.toLocaleString('en') : '';
+  $('sizes').textContent = size;
+  showCard(card, size);
   showMetadata(st?.metadata ?? null);
-  showTensors(st?.tensors ?? []);
+  showTensors(st, card);
   document.body.dataset.state = 'done';
 }
 
@@ -199,7 +234,14 @@ async function showSafely(file, name) {
 }
 
 $('scan').addEventListener('click', scan);
-$('tensors').tBodies[0].addEventListener('click', (e) => {
+$('hash-button').addEventListener('click', hashFile);
+$('expand-all').addEventListener('click', () => {
+  if (!current?.st) return;
+  if (!expandAll($('module-tree'), current.st.tensors.length)) {
+    $('tensor-note').textContent = `Expand all is for files of at most ${EXPAND_ALL_LIMIT.toLocaleString('en')} tensors; open modules one by one.`;
+  }
+});
+$('module-tree').addEventListener('click', (e) => {
   const row = e.target.closest('tr');
   if (row?.dataset.name !== undefined && current?.st) {
     document.body.dataset.state = 'busy';

@@ -6,7 +6,8 @@ import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SERVED_DIRS = ['demo', 'web'];
+// hash-wasm: the package's runtime dependency, which the page's import map points at.
+const SERVED_DIRS = ['demo', 'web', 'node_modules/hash-wasm/dist'];
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',

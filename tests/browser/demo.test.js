@@ -10,6 +10,12 @@ import { startDemoServer } from '../../demo/serve.js';
 import { writeSafetensors, pseudoRandomBytes } from '../../tools/write_safetensors.js';
 import { HAVE_REAL, REAL_DIR } from '../js/fixtures.js';
 import { writeFindingFiles } from '../../tools/finding_files.js';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const SAMPLE = fileURLToPath(new URL('../../demo/sample.safetensors', import.meta.url));
+const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
 
 const CHROMIUM = '/usr/bin/chromium';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
@@ -59,6 +65,7 @@ describe('demo page in Chromium', () => {
     expect(await page.textContent('[data-testid=tensor-count]')).toBe('16');
     expect(await page.textContent('[data-testid=verdict]')).toBe('loadable');
     expect(await page.textContent('[data-testid=metadata]')).toContain('ss_network_dim');
+    await page.click('[data-testid=expand-all]');
     expect(await page.$$eval('[data-testid=tensor-table] tbody tr', (rows) => rows.length)).toBe(16);
     // A clean sample: no findings, and a scan finds nothing either.
     expect(await page.textContent('[data-testid=findings]')).toBe('Nothing to report.');
@@ -109,11 +116,46 @@ describe('demo page in Chromium', () => {
     await page.close();
   });
 
-  test.skipIf(!HAVE_REAL)('a picked real file (kohya LoKr, 1750 tensors)', async () => {
-    const { page } = await openDemo();
+  test('the sample\'s model card: title, kind, family, parameters, trigger words, cover image; hashes on request', async () => {
+    const { page, errors } = await openDemo();
+    expect(await page.textContent('[data-testid=card-title]')).toBe('Demo sample LoRA');
+    expect(await page.textContent('[data-testid=card-kind]')).toBe('adapter: LoRA (kohya, networks.lora), rank 8, alpha 4, on text_encoder, unet');
+    expect(await page.textContent('[data-testid=card-family]')).toBe('Stable Diffusion 1.x (sd1)');
+    expect(await page.getAttribute('[data-testid=card-family]', 'title')).toContain('ss_base_model_version');
+    expect(await page.textContent('[data-testid=card-parameters]')).toMatch(/^51,206 \(51\.2K; BF16 30,720, F16 20,484/);
+    expect(await page.$$eval('[data-testid=trigger-word]', (b) => b.map((x) => x.textContent))).toEqual(['wasm fox']);
+    const image = await page.$eval('[data-testid=card-image]', (img) => ({ src: img.src.slice(0, 22), width: img.naturalWidth, hidden: img.hidden }));
+    expect(image).toEqual({ src: 'data:image/png;base64,', width: 64, hidden: false });
+    expect(await page.$$eval('#card a', (links) => links.map((a) => a.href))).toEqual(['https://github.com/huggingface/safetensors']);
+    await page.click('[data-testid=hash-button]');
+    await page.waitForFunction(() => document.body.dataset.state === 'done');
+    const sample = readFileSync(SAMPLE);
+    const dataStart = 8 + Number(sample.readBigUInt64LE(0));
+    expect(await page.textContent('[data-testid=hash-sha256]')).toBe(sha256(sample));
+    expect(await page.textContent('[data-testid=hash-autov2]')).toBe(sha256(sample).slice(0, 10));
+    expect(await page.textContent('[data-testid=hash-autov3]')).toBe(sha256(sample.subarray(dataStart)).slice(0, 12));
+    // The tree: two top-level modules, opened on demand.
+    expect(await page.$$eval('[data-testid=module-tree] > details > summary .module', (s) => s.map((x) => x.textContent))).toEqual(['lora_te_text_model_encoder_layers_0_mlp_fc1', 'lora_unet']);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  test.skipIf(!HAVE_REAL)('a picked real file (kohya LoKr, 1750 tensors): its card, a short tree, and its sshs_model_hash checked', async () => {
+    const { page, errors } = await openDemo();
     const shown = await pick(page, join(REAL_DIR, 'kohya_lycoris_lokr_dim4_f16.safetensors'));
     expect(shown.count).toBe('1750');
     expect(shown.verdict).toBe('loadable');
+    expect(await page.textContent('[data-testid=card-kind]')).toContain('LoKr');
+    expect((await page.$$eval('[data-testid=trigger-word]', (b) => b.map((x) => x.textContent)))[0]).toBe('smart falcon \\(umamusume\\)');
+    expect(await page.$$eval('[data-testid=module-tree] details', (d) => d.length)).toBe(2);
+    expect(await page.$$eval('[data-testid=module-tree] tr', (r) => r.length)).toBe(0);
+    await page.click('[data-testid=module-tree] > details:first-child > summary');
+    const names = await page.$$eval('[data-testid=module-tree] > details:first-child > details > summary .module', (s) => s.map((x) => x.textContent));
+    expect(names.slice(0, 3)).toEqual(['text_model_encoder_layers_0', 'text_model_encoder_layers_1', 'text_model_encoder_layers_2']);
+    await page.click('[data-testid=hash-button]');
+    await page.waitForFunction(() => document.body.dataset.state === 'done');
+    expect(await page.$$eval('[data-testid=hash-check]', (li) => li.map((x) => x.textContent))).toEqual(['✓ sshs_model_hash: matches', '✓ sshs_legacy_hash: matches']);
+    expect(errors).toEqual([]);
     await page.close();
   });
 
@@ -123,6 +165,14 @@ describe('demo page in Chromium', () => {
     for (const c of cases) {
       const shown = await pick(page, c.path);
       expect(shown.verdict, c.code).toBe(c.loadable ? 'loadable' : 'not loadable: MetadataIncompleteBuffer');
+      if (c.hash) {
+        expect(shown.findings, c.code).not.toContain(c.code);
+        await page.click('[data-testid=hash-button]');
+        await page.waitForFunction(() => document.body.dataset.state === 'done');
+        expect(await page.$$eval('[data-testid=findings] li', (items) => items.map((li) => li.dataset.code ?? '')), c.code).toContain(c.code);
+        expect(await page.$$eval('[data-testid=hash-check]', (li) => li.map((x) => x.className))).toEqual(['mismatch']);
+        continue;
+      }
       if (!c.scan) {
         expect(shown.findings, c.code).toContain(c.code);
         continue;

@@ -1,0 +1,111 @@
+// The model card panel (st.describe()) and its "Compute hashes" button (st.hash()).
+// Everything shown comes from the file, written by strangers: text goes in through
+// textContent, links only for http(s) URLs, images only the card's checked data: URLs.
+import { adapterText, familyText, parametersText, trainingSummary } from '../web/card_text.js';
+
+const MAX_TRIGGERS = 12;
+const $ = (id) => document.getElementById(id);
+
+function el(tag, props = {}, ...children) {
+  const node = Object.assign(document.createElement(tag), props);
+  node.append(...children);
+  return node;
+}
+
+/** An <a> for http(s) URLs; anything else (javascript:, data:, relative) stays text. */
+function linkOrText(text) {
+  let url = null;
+  try {
+    url = new URL(text);
+  } catch {
+    return document.createTextNode(text);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return document.createTextNode(text);
+  return el('a', { href: url.href, textContent: text, target: '_blank', rel: 'noopener noreferrer nofollow' });
+}
+
+function triggerButton(word) {
+  const button = el('button', { type: 'button', className: 'trigger', textContent: word.text, title: `${word.source}${word.count ? `, ${word.count} images` : ''}: click to copy` });
+  button.dataset.testid = 'trigger-word';
+  button.addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText(word.text);
+      $('card-status').textContent = `Copied “${word.text}”.`;
+    } catch (error) {
+      $('card-status').textContent = `Could not copy: ${error.message}`;
+    }
+  });
+  return button;
+}
+
+function row(list, label, ...value) {
+  if (value.length === 0 || value.every((v) => v === null || v === undefined || v === '')) return;
+  list.append(el('dt', { textContent: label }), el('dd', {}, ...value.filter((v) => v !== null && v !== undefined)));
+}
+
+/**
+ * Fills the panel from a card; `null` (a rejected file) clears it.
+ * @param {import('../web/index.js').ModelCard | null} card
+ * @param {string} size the file's size as text
+ */
+export function showCard(card, size) {
+  const image = $('card-image');
+  image.hidden = true;
+  image.removeAttribute('src');
+  $('card-status').textContent = '';
+  const list = $('card-rows');
+  list.replaceChildren();
+  $('card-description').textContent = card?.description ?? '';
+  if (!card) {
+    $('card-title').textContent = '(no model card: the file is not loadable)';
+    $('card-kind').textContent = '';
+    $('card-family').textContent = '';
+    return;
+  }
+  $('card-title').textContent = card.title ?? '(untitled)';
+  $('card-kind').textContent = card.adapter ? `adapter: ${adapterText(card)}` : card.kind;
+  const family = $('card-family');
+  family.textContent = familyText(card) ?? 'family not recognised';
+  family.title = card.family ? `decided by: ${card.family.evidence.join('; ')}` : '';
+  const [cover] = card.images;
+  if (cover) {
+    image.src = cover.dataUrl; // checked by the core: PNG/JPEG/WebP/GIF bytes, base64, size-limited
+    image.title = `${cover.mime}, ${cover.bytes.toLocaleString('en')} bytes, from ${cover.source}`;
+    image.hidden = false;
+  }
+  const parameters = el('span', { textContent: parametersText(card) });
+  parameters.dataset.testid = 'card-parameters';
+  row(list, 'Parameters', parameters);
+  row(list, 'Size', size);
+  const arch = Object.entries(card.architecture).map(([k, v]) => `${k} ${v}`).join(', ');
+  row(list, 'Architecture', arch);
+  row(list, 'Trigger words', ...card.triggerWords.slice(0, MAX_TRIGGERS).map(triggerButton));
+  const base = card.baseModel;
+  if (base) row(list, 'Base model', [base.name, base.version, base.hash && `hash ${base.hash.slice(0, 12)}`].filter(Boolean).join(', '));
+  row(list, 'Training', trainingSummary(card).map(([label, value]) => `${label} ${value}`).join(' · '));
+  row(list, 'Date', card.date);
+  row(list, 'Author', card.author);
+  row(list, 'License', card.license);
+  if (card.source) row(list, 'Source', linkOrText(card.source));
+  row(list, 'Embedded hashes', card.embeddedHashes.map((h) => `${h.key}: ${h.value.slice(0, 16)}${h.value.length > 16 ? '…' : ''} (${h.covers})`).join('\n'));
+}
+
+/**
+ * Shows st.hash()'s answer: the hashes, and ✓/✗ for every claim the metadata makes.
+ * @param {import('../web/index.js').HashResult | null} result null clears
+ */
+export function showHashes(result) {
+  const box = $('hash-results');
+  box.hidden = result === null;
+  if (!result) return;
+  for (const [id, value] of [['hash-sha256', result.sha256], ['hash-autov2', result.autoV2], ['hash-autov3', result.autoV3], ['hash-autov1', result.autoV1 ?? '– (file under 1 MiB + 64 KiB)'], ['hash-data', result.dataSha256 ?? '–']]) {
+    $(id).textContent = value ?? '–';
+  }
+  const checks = $('hash-checks');
+  checks.replaceChildren(...result.checks.map((c) => {
+    const item = el('li', { className: c.match ? 'match' : 'mismatch', textContent: `${c.match ? '✓' : '✗'} ${c.key}: ${c.match ? 'matches' : `claims ${c.claimed}, the file has ${c.actual}`}` });
+    item.dataset.testid = 'hash-check';
+    return item;
+  }));
+  if (result.checks.length === 0) checks.append(el('li', { textContent: 'The metadata claims no hash of this file.' }));
+}
