@@ -11,6 +11,7 @@ import {
   type Finding,
   type SafetensorsFile,
   type ModelCard,
+  type HashResult,
   type ModuleNode,
   type TensorArray,
   type TensorInfo,
@@ -90,4 +91,16 @@ export async function card(st: SafetensorsFile): Promise<string> {
   // @ts-expect-error readAlpha is a boolean
   await st.describe({ readAlpha: 1 });
   return `${kind} ${rank} ${tree.children.length} ${words.join()} ${c.family?.id} ${wrong}`;
+}
+
+export async function hashes(st: SafetensorsFile, file: Blob): Promise<string> {
+  const h: HashResult = await st.hash({ tensors: ['w'], onProgress: (done: number, total: number) => void (done + total) });
+  const sha: string | null = h.sha256;
+  const claims: boolean[] = h.checks.map((c) => c.match);
+  const perTensor: string | undefined = h.tensors?.w;
+  const report = await validateSafetensors(file, { hash: true, scanData: true });
+  const again: string | null | undefined = report.hashes?.dataSha256;
+  // @ts-expect-error tensors is a boolean or names
+  await st.hash({ tensors: 'w' });
+  return `${sha} ${claims.join()} ${perTensor} ${again}`;
 }
