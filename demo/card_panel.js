@@ -14,7 +14,7 @@ function el(tag, props = {}, ...children) {
 
 /** An <a> for http(s) URLs; anything else (javascript:, data:, relative) stays text. */
 function linkOrText(text) {
-  let url = null;
+  let url;
   try {
     url = new URL(text);
   } catch {
