@@ -46,6 +46,16 @@ export function decodeHeaderTable(bytes, tables) {
 }
 
 /**
+ * Decodes a card table (cpp/wasm/header_table.h: encode_card_table).
+ * @param {Uint8Array} bytes
+ * @param {number} tensorCount
+ */
+export function decodeCardTable(bytes, tensorCount) {
+  const r = new TableReader(bytes);
+  return { json: r.str(), modules: readModuleTree(r, tensorCount) };
+}
+
+/**
  * The module tree as the core writes it: flat, parents first (nested by moduleTree()).
  * @param {TableReader} r
  * @param {number} tensorCount

@@ -3,7 +3,7 @@ import { initSafetensors } from './core.js';
 import { toByteSource } from './byte_source.js';
 import { SafetensorsError } from './errors.js';
 import { analyzeHeader, readHeader } from './read_header.js';
-import { moduleTree } from './header_table.js';
+import { decodeCardTable, moduleTree } from './header_table.js';
 import { planTensorRead } from './tensor_plan.js';
 import { decodeTensor } from './tensor_decode.js';
 import { scanData } from './data_scan.js';
@@ -37,20 +37,35 @@ function verdictOf(header) {
   return { loadable: header.referenceError === null, referenceError: header.referenceError, findings: header.findings, tensors: header.tensors.length };
 }
 
-async function readSource(input, signal, withCard = false) {
+async function readSource(input, signal, { withCard = false, keep = false } = {}) {
   const source = await toByteSource(input);
-  const { header, parts } = await readHeader(await initSafetensors(), source, signal, withCard);
-  return { source, header, parts };
+  const core = await initSafetensors();
+  const { header, parts, kept } = await readHeader(core, source, signal, withCard, keep);
+  return { source, header, parts, kept: kept === 0 ? null : { core, handle: kept } };
 }
 
+/** The core lets an opened file's analysis go once the file object is collected. */
+const keptReports = new FinalizationRegistry((/** @type {{ core: any, handle: number }} */ { core, handle }) => {
+  core.release((/** @type {any} */ m) => m._dropReport(handle));
+});
+
 /**
- * The model card of an opened file: the header bytes read at open analysed again, this time
- * with the card (building it costs about half an analysis, which opening does not pay).
+ * The model card of an opened file: built from the analysis the core kept at open, or, when
+ * the core no longer has it (reloaded, or more files opened since), from the header bytes read
+ * at open analysed again. Nothing is read from the file.
+ * @param {{ core: any, handle: number } | null} kept
  * @param {Uint8Array[]} parts
  * @param {number} size
+ * @param {number} tensorCount
  */
-async function cardOf(parts, size) {
-  const { card } = analyzeHeader(await initSafetensors(), parts, size, true);
+async function cardOf(kept, parts, size, tensorCount) {
+  const core = await initSafetensors();
+  if (kept && kept.core === core && !core.dropped) {
+    const table = core.call((m) => m._cardTable(kept.handle)?.slice());
+    core.release((m) => m._dropReport(kept.handle)); // the card is kept in JS from now on
+    if (table) return decodeCardTable(table, tensorCount);
+  }
+  const { card } = analyzeHeader(core, parts, size, true);
   if (card === null) throw new SafetensorsError('InternalError', 'the core built no model card for a file it found loadable');
   return card;
 }
@@ -98,7 +113,7 @@ function readableDataStart(header) {
  */
 export async function openSafetensors(input, options = {}) {
   const { signal } = checkOptions(options);
-  const { source, header, parts } = await readSource(input, signal);
+  const { source, header, parts, kept } = await readSource(input, signal, { keep: true });
   const report = verdictOf(header);
   if (report.referenceError !== null) {
     const [first] = header.findings;
@@ -144,7 +159,7 @@ export async function openSafetensors(input, options = {}) {
       const { readAlpha = false, signal } = checkOptions(describeOptions);
       if (typeof readAlpha !== 'boolean') throw new TypeError('options.readAlpha must be a boolean');
       throwIfAborted(signal);
-      card ??= await cardOf(parts, header.fileSize);
+      card ??= await cardOf(kept, parts, header.fileSize, tensors.length);
       /** @type {import('./index.js').ModelCard} */
       const described = { ...JSON.parse(card.json), modules: moduleTree(card.modules) };
       const adapter = described.adapter;
@@ -179,12 +194,13 @@ export async function openSafetensors(input, options = {}) {
         chosen = [...indices].sort((a, b) => a - b).map((i) => tensors[i]);
       }
       const spans = chosen?.map((t) => ({ name: t.name, begin: dataStart + t.dataOffsets[0], end: dataStart + t.dataOffsets[1] })) ?? null;
-      card ??= await cardOf(parts, header.fileSize);
+      card ??= await cardOf(kept, parts, header.fileSize, tensors.length);
       const claims = JSON.parse(card.json).embeddedHashes;
       const plan = { size: header.fileSize, dataStart, file: wantFile, data: wantData, tensors: spans };
       return hashSource(await initSafetensors(), source, plan, claims, hashOptions);
     },
   };
+  if (kept) keptReports.register(file, kept);
   return file;
 }
 
@@ -203,7 +219,7 @@ export async function validateSafetensors(input, options = {}) {
   checkBoolean(options, 'scanData');
   checkBoolean(options, 'hash');
   // Hashing checks the metadata's claims, which the card lists: read with the card then.
-  const { source, header } = await readSource(input, signal, wantHash);
+  const { source, header } = await readSource(input, signal, { withCard: wantHash });
   const result = verdictOf(header);
   if (!wantScan && !wantHash) return result;
   const core = await initSafetensors();

@@ -35,14 +35,15 @@ function withHeapCopy(core, parts, fn) {
  * @param {Uint8Array[]} parts the length prefix, then the header when it was read
  * @param {number} size the file's size
  * @param {boolean} [withCard] also build the model card (of a loadable file)
+ * @param {boolean} [keep] keep a loadable file's analysis in the core (see keptHandle)
  * @returns {ReturnType<typeof decodeHeaderTable>}
  */
-export function analyzeHeader(core, parts, size, withCard = false) {
+export function analyzeHeader(core, parts, size, withCard = false, keep = false) {
   const needed = parts.reduce((sum, p) => sum + p.byteLength, 0);
   let table;
   try {
     // The view is on the wasm heap: copy it (slice) before anything else runs.
-    table = withHeapCopy(core, parts, (ptr, len) => core.call((m) => m._analyzeHeader(ptr, len, BigInt(size), withCard)?.slice()));
+    table = withHeapCopy(core, parts, (ptr, len) => core.call((m) => m._analyzeHeader(ptr, len, BigInt(size), withCard, keep)?.slice()));
   } catch (error) {
     throw error instanceof SafetensorsError && error.code === 'OutOfMemory' ? headerOutOfMemory(needed, error) : error;
   }
@@ -57,10 +58,12 @@ export function analyzeHeader(core, parts, size, withCard = false) {
  * @param {{ size: number, read(offset: number, length: number): Promise<Uint8Array> }} source
  * @param {AbortSignal} [signal]
  * @param {boolean} [withCard] also build the model card (of a loadable file)
- * @returns {Promise<{ header: ReturnType<typeof decodeHeaderTable>, parts: Uint8Array[] }>}
- *   parts: the bytes read, for analysing them again (the card) without reading again
+ * @param {boolean} [keep] keep a loadable file's analysis in the core for its card
+ * @returns {Promise<{ header: ReturnType<typeof decodeHeaderTable>, parts: Uint8Array[], kept: number }>}
+ *   parts: the bytes read, for analysing them again without reading again; kept: the handle
+ *   of the analysis kept in `core` (0 for none), for `_cardTable`
  */
-export async function readHeader(core, source, signal, withCard = false) {
+export async function readHeader(core, source, signal, withCard = false, keep = false) {
   throwIfAborted(signal);
   const { size } = source;
   const prefix = size > 0 ? await untilAborted(source.read(0, Math.min(LENGTH_PREFIX, size)), signal) : new Uint8Array(0);
@@ -71,5 +74,7 @@ export async function readHeader(core, source, signal, withCard = false) {
     parts.push(await untilAborted(source.read(LENGTH_PREFIX, needed - LENGTH_PREFIX), signal));
     throwIfAborted(signal);
   }
-  return { header: analyzeHeader(core, parts, size, withCard), parts };
+  const header = analyzeHeader(core, parts, size, withCard, keep);
+  const kept = keep && !core.dropped ? core.call((m) => m._lastKeptHandle()) : 0;
+  return { header, parts, kept };
 }

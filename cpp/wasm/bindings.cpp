@@ -4,6 +4,8 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <cstdint>
+#include <deque>
 #include <optional>
 #include <span>
 #include <string>
@@ -47,17 +49,58 @@ double header_bytes_needed(std::uintptr_t ptr, std::size_t len, std::uint64_t fi
   return static_cast<double>(kLengthPrefixSize + extent.header_length);
 }
 
+// Reports of opened files, kept so that the model card is built later without analysing the
+// header again. At most kKeptReports (the oldest goes first: its file then analyses again).
+constexpr std::size_t kKeptReports = 8;
+struct KeptReport {
+  std::uint32_t handle;
+  Report report;
+};
+std::deque<KeptReport>& kept_reports() {
+  static std::deque<KeptReport> kept;
+  return kept;
+}
+std::uint32_t last_kept = 0;  // the handle of the report the last analyze() kept, or 0
+
 // Analyses the file's first bytes (with json_padding() readable bytes after them)
 // and returns a view of the packed report, with the model card of a loadable file when
-// `with_card`. null means the parser ran out of memory: there is no verdict to report.
-emscripten::val analyze(std::uintptr_t ptr, std::size_t len, std::uint64_t file_size, bool with_card) {
+// `with_card`; with `keep`, a loadable file's report is kept (see last_kept_handle).
+// null means the parser ran out of memory: there is no verdict to report.
+emscripten::val analyze(std::uintptr_t ptr, std::size_t len, std::uint64_t file_size, bool with_card, bool keep) {
   static std::vector<std::uint8_t> table;
-  const Report report = analyze_header(heap_bytes(ptr, len), file_size, true);
+  static std::uint32_t next_handle = 1;
+  last_kept = 0;
+  Report report = analyze_header(heap_bytes(ptr, len), file_size, true);
   if (report.outcome == Outcome::OutOfMemory) return emscripten::val::null();
   std::optional<ModelCard> card;
   if (with_card && report.error == ReferenceError::None) card = build_card(report);
   encode_header_table(report, card ? &*card : nullptr, table);
+  if (keep && report.error == ReferenceError::None) {
+    auto& kept = kept_reports();
+    if (kept.size() == kKeptReports) kept.pop_front();
+    last_kept = next_handle++;
+    kept.push_back({last_kept, std::move(report)});
+  }
   return view_of(table);
+}
+
+std::uint32_t last_kept_handle() { return last_kept; }
+
+// The model card of a kept report as a card table (web/header_table.js), or null when the
+// report is no longer kept.
+emscripten::val card_table(std::uint32_t handle) {
+  static std::vector<std::uint8_t> table;
+  for (const KeptReport& k : kept_reports()) {
+    if (k.handle != handle) continue;
+    encode_card_table(build_card(k.report), table);
+    return view_of(table);
+  }
+  return emscripten::val::null();
+}
+
+void drop_report(std::uint32_t handle) {
+  auto& kept = kept_reports();
+  std::erase_if(kept, [&](const KeptReport& k) { return k.handle == handle; });
 }
 
 std::size_t input_padding() { return json_padding(); }
@@ -129,6 +172,9 @@ EMSCRIPTEN_BINDINGS(safetensors_core) {
   emscripten::function("_coreTables", &core_tables);
   emscripten::function("_headerBytesNeeded", &header_bytes_needed);
   emscripten::function("_analyzeHeader", &analyze);
+  emscripten::function("_lastKeptHandle", &last_kept_handle);
+  emscripten::function("_cardTable", &card_table);
+  emscripten::function("_dropReport", &drop_report);
   emscripten::function("_inputPadding", &input_padding);
   emscripten::function("_convertToF32", &convert_chunk);
   emscripten::function("_normalizeBool", &normalize_bool_chunk);

@@ -60,6 +60,12 @@ void write_findings(TableWriter& w, std::span<const Finding> findings) {
   }
 }
 
+void encode_card_table(const ModelCard& card, std::vector<std::uint8_t>& out) {
+  TableWriter w;
+  write_card(w, card);
+  w.finish(out);
+}
+
 void encode_header_table(const Report& report, const ModelCard* card, std::vector<std::uint8_t>& out) {
   TableWriter w;
   w.number(static_cast<double>(report.error));

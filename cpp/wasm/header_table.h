@@ -24,6 +24,9 @@ namespace safetensors {
 /// @brief Packs `report`, and `card` when not null, into `out` (resized, capacity reused).
 void encode_header_table(const Report& report, const ModelCard* card, std::vector<std::uint8_t>& out);
 
+/// @brief Packs only `card` (the part after "has card" above) into `out`.
+void encode_card_table(const ModelCard& card, std::vector<std::uint8_t>& out);
+
 /// @brief Appends `findings` to a table being written.
 void write_findings(TableWriter& w, std::span<const Finding> findings);
 

@@ -26,7 +26,10 @@ export interface CoreModule {
   _inputPadding(): number;
   _headerBytesNeeded(ptr: number, length: number, fileSize: bigint): number;
   /** The header table (cpp/wasm/header_table.h), a view to copy; null when out of memory. */
-  _analyzeHeader(ptr: number, length: number, fileSize: bigint, withCard: boolean): Uint8Array | null;
+  _analyzeHeader(ptr: number, length: number, fileSize: bigint, withCard: boolean, keep: boolean): Uint8Array | null;
+  _lastKeptHandle(): number;
+  _cardTable(handle: number): Uint8Array | null;
+  _dropReport(handle: number): void;
   _convertToF32(dtype: number, input: number, output: number, count: number): void;
   _normalizeBool(input: number, output: number, count: number): void;
   _HeapScanner: { new (): HeapScanner; prototype: HeapScanner };

@@ -121,3 +121,22 @@ test('metadata and names from strangers come back as plain strings', async () =>
   // Single-tensor modules fold into the root, which holds both names as they are.
   expect(card.modules.own.map((i) => st.tensors[i].name).sort()).toEqual(['__proto__', `${evil}.weight`].sort());
 });
+
+test('the card is the same from the analysis the core kept at open and from the header analysed again', async () => {
+  const m = 'lora_unet_down_blocks_0_attentions_0_transformer_blocks_0_attn2_to_k';
+  const file = writeSafetensors([
+    { name: `${m}.lora_down.weight`, dtype: 'F16', shape: [4, 768], data: new Uint8Array(4 * 768 * 2) },
+    { name: `${m}.lora_up.weight`, dtype: 'F16', shape: [320, 4], data: new Uint8Array(320 * 4 * 2) },
+  ], { ss_network_dim: '4', ss_network_alpha: '2', 'modelspec.title': 'kept' });
+  const early = await openSafetensors(file);
+  // The core keeps the analyses of the last few opened files: these push the first one out.
+  const others = [];
+  for (let i = 0; i < 12; i++) others.push(await openSafetensors(writeSafetensors([{ name: `t${i}`, dtype: 'U8', shape: [1], data: new Uint8Array(1) }])));
+  const late = await openSafetensors(file);
+  const [again, kept] = [await early.describe(), await late.describe()];
+  expect(kept.title).toBe('kept');
+  expect(kept.adapter).toMatchObject({ type: 'lora', rank: 4, alpha: 2 });
+  expect(again).toEqual(kept);
+  expect(await late.describe()).toEqual(kept); // and again, from the card kept in JS
+  expect((await others[11].describe()).modules.tensors).toBe(1);
+});
