@@ -12,7 +12,7 @@ import { writeSafetensors } from '../../tools/write_safetensors.js';
 import { runAlternating } from './timing.js';
 
 const DATA_BYTES = 256 << 20;
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 
 /** hash-wasm over `bytes` in 4 MiB updates (as a stream would feed it). */
 async function hashWasm(bytes) {
