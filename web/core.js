@@ -14,7 +14,8 @@ let initOptions = {}; // initSafetensors' options: every load, reloads included,
 let loading = null; // Promise<Core> of the module in use, or null
 let loaded = null; // the Core `loading` resolved to
 
-function isNode() {
+/** True in Node (also in its worker threads). */
+export function isNode() {
   return typeof process === 'object' && typeof process.versions?.node === 'string';
 }
 

@@ -2,6 +2,7 @@
 // range ends. A lane runs on this thread, or in a worker (web/hash_worker.js) so that the
 // hashes of one read (file, data section, tensors) use several cores. SHA-256 is hash-wasm's.
 import { SafetensorsError, errorText } from './errors.js';
+import { isNode } from './core.js';
 
 /** A worker lane holds at most this many bytes sent but not yet hashed before update() waits. */
 export const LANE_IN_FLIGHT_BYTES = 16 << 20;
@@ -41,10 +42,6 @@ export async function localLane() {
     },
     close() {},
   };
-}
-
-function isNode() {
-  return typeof process === 'object' && typeof process.versions?.node === 'string';
 }
 
 // The worker as { post, listen, stop }, or null where there are no workers.
