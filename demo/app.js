@@ -6,8 +6,7 @@ import { EXPAND_ALL_LIMIT, expandAll, showModuleTree } from './module_tree.js';
 const PREVIEW_ELEMENTS = 4096;
 const MAX_PREVIEW_ROW = 1 << 24; // a row larger than this is not read for a preview
 let current = null; // { file, st (when loadable), scan: Map name -> counts (after a scan), findings }
-let scanning = null; // AbortController of a running scan
-let hashing = null; // AbortController of a running hash
+const running = {}; // 'scan' | 'hash' -> the AbortController of that read, while it runs
 const MAX_VALUE_CHARS = 400;
 const $ = (id) => document.getElementById(id);
 
@@ -116,70 +115,57 @@ function showScanResults(results) {
   }
 }
 
-async function hashFile() {
-  if (hashing) {
-    hashing.abort();
+/**
+ * A read of the whole file behind a button (scan, hash): the button becomes Stop (a second
+ * click aborts), a progress bar follows it, and `status` gets what `work` returns or why it
+ * stopped. `what` names the read in those messages; `state` is the page's while it runs.
+ */
+async function longRead(name, { button, bar, status, label, what, state }, work) {
+  if (running[name]) {
+    running[name].abort();
     return;
   }
-  hashing = new AbortController();
-  const bar = $('hash-progress');
-  const button = $('hash-button');
+  const controller = new AbortController();
+  running[name] = controller;
   bar.hidden = false;
   bar.value = 0;
   button.textContent = 'Stop';
-  document.body.dataset.state = 'hashing';
+  document.body.dataset.state = state;
   const started = performance.now();
-  const options = { signal: hashing.signal, onProgress: (done, total) => { bar.value = total === 0 ? 1 : done / total; } };
+  const onProgress = (done, total) => { bar.value = total === 0 ? 1 : done / total; };
   try {
-    // A rejected file is hashed too: "is my download intact?"
-    const result = current.st ? await current.st.hash(options) : (await validateSafetensors(current.file, { ...options, hash: true })).hashes;
-    showHashes(result);
-    showFindings([...current.findings, ...result.findings]);
-    $('hash-status').textContent = `Hashed ${formatBytes(current.file.size)} in ${(performance.now() - started).toFixed(0)} ms.`;
+    status.textContent = await work({ signal: controller.signal, onProgress }, () => (performance.now() - started).toFixed(0));
   } catch (error) {
-    $('hash-status').textContent = error.name === 'AbortError' ? 'Hashing stopped.' : `Hashing failed: ${error.message}`;
+    status.textContent = error.name === 'AbortError' ? `${what} stopped.` : `${what} failed: ${error.message}`;
   } finally {
-    hashing = null;
-    button.textContent = 'Compute hashes';
+    delete running[name];
+    button.textContent = label;
     bar.hidden = true;
     document.body.dataset.state = 'done';
   }
 }
 
-async function scan() {
-  if (scanning) {
-    scanning.abort();
-    return;
-  }
-  scanning = new AbortController();
-  const bar = $('scan-progress');
-  const button = $('scan');
-  bar.hidden = false;
-  bar.value = 0;
-  button.textContent = 'Stop';
-  document.body.dataset.state = 'scanning';
-  const started = performance.now();
-  try {
-    const report = await validateSafetensors(current.file, {
-      scanData: true,
-      signal: scanning.signal,
-      onProgress: (done, total) => { bar.value = total === 0 ? 1 : done / total; },
-    });
+function hashFile() {
+  const ui = { button: $('hash-button'), bar: $('hash-progress'), status: $('hash-status'), label: 'Compute hashes', what: 'Hashing', state: 'hashing' };
+  return longRead('hash', ui, async (options, ms) => {
+    // A rejected file is hashed too: "is my download intact?"
+    const result = current.st ? await current.st.hash(options) : (await validateSafetensors(current.file, { ...options, hash: true })).hashes;
+    showHashes(result);
+    showFindings([...current.findings, ...result.findings]);
+    return `Hashed ${formatBytes(current.file.size)} in ${ms()} ms.`;
+  });
+}
+
+function scan() {
+  const ui = { button: $('scan'), bar: $('scan-progress'), status: $('scan-status'), label: 'Scan tensor data', what: 'Scan', state: 'scanning' };
+  return longRead('scan', ui, async (options, ms) => {
+    const report = await validateSafetensors(current.file, { ...options, scanData: true });
     showFindings(report.findings);
     showScanResults(report.dataScan.tensors);
-    const ms = performance.now() - started;
     const bad = report.dataScan.tensors.filter((r) => r.nan + r.posInf + r.negInf > 0).length;
     const zero = report.dataScan.tensors.filter((r) => r.allZero).length;
-    $('scan-status').textContent = `Scanned ${formatBytes(report.dataScan.bytes)} in ${ms.toFixed(0)} ms: ` +
-      `${bad} tensor(s) with NaN or infinities, ${zero} all-zero.`;
-  } catch (error) {
-    $('scan-status').textContent = error.name === 'AbortError' ? 'Scan stopped.' : `Scan failed: ${error.message}`;
-  } finally {
-    scanning = null;
-    button.textContent = 'Scan tensor data';
-    bar.hidden = true;
-    document.body.dataset.state = 'done';
-  }
+    return `Scanned ${formatBytes(report.dataScan.bytes)} in ${ms()} ms: ${bad} tensor(s) with NaN or infinities, ${zero} all-zero.`;
+  });
 }
 
 // One read of the header: the opened file, or for a rejected file the report its error carries.
@@ -194,8 +180,7 @@ async function open(file) {
 }
 
 async function show(file, name) {
-  scanning?.abort();
-  hashing?.abort();
+  for (const controller of Object.values(running)) controller.abort();
   current = { file, st: null, scan: null, findings: [] };
   $('scan').disabled = true;
   $('scan-status').textContent = 'Reads every tensor once, counting NaN, infinities and all-zero tensors.';

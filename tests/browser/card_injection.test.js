@@ -1,18 +1,13 @@
 // The demo's model card in Chromium on hostile files: every metadata value, tensor name and
 // image is an HTML/JS injection; nothing may run, nothing dangerous may be linked or shown.
 // And a file large enough for hashing workers hashes right in the page.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { chromium } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
+import { demoBrowser, openDemo, pickFile } from './demo_browser.js';
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startDemoServer } from '../../demo/serve.js';
 import { pseudoRandomBytes, writeSafetensors } from '../../tools/write_safetensors.js';
 import { PARALLEL_MIN_BYTES } from '../../web/hash_pass.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'];
 
 // Each payload sets window.pwned if it ever runs.
 const PAYLOADS = [
@@ -53,39 +48,18 @@ function hostileFile() {
   return writeSafetensors(tensors, metadata);
 }
 
-let server;
-let url;
-let browser;
-let dir;
-
-beforeAll(async () => {
-  ({ server, url } = await startDemoServer(0));
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
-  dir = await mkdtemp(join(tmpdir(), 'stw-inject-'));
-});
-
-afterAll(async () => {
-  await browser?.close();
-  server?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
+const demo = demoBrowser('stw-inject-');
 
 async function pickInDemo(path) {
-  const page = await browser.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e));
+  const { page, errors } = await openDemo(demo);
   page.on('dialog', (d) => { errors.push(new Error(`dialog: ${d.message()}`)); d.dismiss(); });
-  await page.goto(url);
-  await page.waitForFunction(() => document.body.dataset.state === 'done');
-  await page.evaluate(() => { document.body.dataset.state = 'picking'; });
-  await page.setInputFiles('[data-testid=file-input]', path);
-  await page.waitForFunction(() => document.body.dataset.state === 'done' || document.body.dataset.state === 'error');
+  await pickFile(page, path);
   return { page, errors };
 }
 
 describe('demo card in Chromium', () => {
   test('a file whose every value, name and image is an injection: shown as text, nothing runs, nothing dangerous linked', async () => {
-    const path = join(dir, 'hostile.safetensors');
+    const path = join(demo.dir, 'hostile.safetensors');
     await writeFile(path, hostileFile());
     const { page, errors } = await pickInDemo(path);
     expect(await page.textContent('[data-testid=verdict]')).toBe('loadable');
@@ -125,7 +99,7 @@ describe('demo card in Chromium', () => {
   test(`a ${(PARALLEL_MIN_BYTES >> 20) + 1} MiB file (hashing workers, or their fallback): the page's hashes are node:crypto's`, async () => {
     const data = pseudoRandomBytes(PARALLEL_MIN_BYTES + (1 << 20), 11);
     const file = writeSafetensors([{ name: 'w', dtype: 'U8', shape: [data.byteLength], data }]);
-    const path = join(dir, 'big.safetensors');
+    const path = join(demo.dir, 'big.safetensors');
     await writeFile(path, file);
     const { page, errors } = await pickInDemo(path);
     await page.click('[data-testid=hash-button]');

@@ -1,17 +1,12 @@
 // getTensor in real Chromium: every dtype of a generated file and a picked real file decode
 // in the page exactly as they do in Node.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { chromium } from 'playwright-core';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { describe, expect, test } from 'vitest';
+import { demoBrowser, openDemo } from './demo_browser.js';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startDemoServer } from '../../demo/serve.js';
 import { openSafetensors } from '../../web/index.js';
 import { DTYPE_ORDER, pseudoRandomBytes } from '../../tools/write_safetensors.js';
 import { layoutFile } from '../js/fixtures.js';
-
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-  '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'];
 
 // One tensor of every dtype, odd sizes so that later tensors sit at odd offsets.
 const BITS = { BOOL: 8, F4: 4, F6_E2M3: 6, F6_E3M2: 6, U8: 8, I8: 8, I16: 16, U16: 16, F16: 16, BF16: 16, I32: 32, U32: 32, F32: 32, C64: 64, F64: 64, I64: 64, U64: 64 };
@@ -27,32 +22,13 @@ function plain(array) {
   return Array.from(array, (v) => (typeof v === 'bigint' ? `${v}n` : Object.is(v, -0) ? '-0' : Number.isNaN(v) ? 'NaN' : v));
 }
 
-let server;
-let url;
-let browser;
-let dir;
-
-beforeAll(async () => {
-  ({ server, url } = await startDemoServer(0, '127.0.0.1', ['web', 'demo']));
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: FLAGS });
-  dir = await mkdtemp(join(tmpdir(), 'stw-browser-decode-'));
-});
-
-afterAll(async () => {
-  await browser?.close();
-  server?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
+const demo = demoBrowser('stw-browser-decode-', ['web', 'demo']);
 
 describe('getTensor in Chromium', () => {
   test('every dtype of a picked file decodes as in Node, native and float32', async () => {
-    const path = join(dir, 'all_dtypes.safetensors');
+    const path = join(demo.dir, 'all_dtypes.safetensors');
     await writeFile(path, FILE);
-    const page = await browser.newPage();
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(e));
-    await page.goto(url); // the demo page gives an input to pick with
-    await page.waitForFunction(() => document.body.dataset.state === 'done');
+    const { page, errors } = await openDemo(demo); // the demo page gives an input to pick with
     await page.setInputFiles('[data-testid=file-input]', path);
     // A string, not a function: Vitest rewrites import() inside functions it compiles.
     const inPage = await page.evaluate(`(async (names) => {

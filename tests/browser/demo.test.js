@@ -1,12 +1,9 @@
 // The demo in real Chromium (Debian's, driven by playwright-core): the bundled
 // sample shows, and a picked file gets its tensor count and verdict.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { chromium } from 'playwright-core';
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { describe, expect, test } from 'vitest';
+import { demoBrowser, openDemo as openDemoPage, pickFile } from './demo_browser.js';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startDemoServer } from '../../demo/serve.js';
 import { writeSafetensors, pseudoRandomBytes } from '../../tools/write_safetensors.js';
 import { HAVE_REAL, REAL_DIR } from '../js/fixtures.js';
 import { writeFindingFiles } from '../../tools/finding_files.js';
@@ -17,41 +14,11 @@ import { fileURLToPath } from 'node:url';
 const SAMPLE = fileURLToPath(new URL('../../demo/sample.safetensors', import.meta.url));
 const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
 
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-  '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'];
-
-let server;
-let url;
-let browser;
-let dir;
-
-beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: make test installs Debian's chromium`);
-  ({ server, url } = await startDemoServer(0));
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
-  dir = await mkdtemp(join(tmpdir(), 'stw-browser-'));
-});
-
-afterAll(async () => {
-  await browser?.close();
-  server?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
-
-async function openDemo() {
-  const page = await browser.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e));
-  await page.goto(url);
-  await page.waitForFunction(() => document.body.dataset.state === 'done');
-  return { page, errors };
-}
+const demo = demoBrowser('stw-browser-');
+const openDemo = () => openDemoPage(demo);
 
 async function pick(page, path) {
-  await page.evaluate(() => { document.body.dataset.state = 'picking'; });
-  await page.setInputFiles('[data-testid=file-input]', path);
-  await page.waitForFunction(() => document.body.dataset.state === 'done' || document.body.dataset.state === 'error');
+  await pickFile(page, path);
   return {
     count: await page.textContent('[data-testid=tensor-count]'),
     verdict: await page.textContent('[data-testid=verdict]'),
@@ -79,7 +46,7 @@ describe('demo page in Chromium', () => {
 
   test('a picked file that is too long: not loadable, with the finding', async () => {
     const file = writeSafetensors([{ name: 'w', dtype: 'F32', shape: [3], data: pseudoRandomBytes(12) }]);
-    const path = join(dir, 'appended.safetensors');
+    const path = join(demo.dir, 'appended.safetensors');
     await writeFile(path, Buffer.concat([file, Buffer.from('PK\x03\x04zip')]));
     const { page } = await openDemo();
     const shown = await pick(page, path);
@@ -91,8 +58,8 @@ describe('demo page in Chromium', () => {
 
   test('the header of a picked file is read once, loadable or not: one parse gives verdict and tensors', async () => {
     const file = writeSafetensors([{ name: 'w', dtype: 'F32', shape: [3], data: pseudoRandomBytes(12) }]);
-    const good = join(dir, 'once.safetensors');
-    const bad = join(dir, 'once-bad.safetensors');
+    const good = join(demo.dir, 'once.safetensors');
+    const bad = join(demo.dir, 'once-bad.safetensors');
     await writeFile(good, file);
     await writeFile(bad, file.subarray(0, file.byteLength - 1));
     const { page, errors } = await openDemo();
@@ -160,7 +127,7 @@ describe('demo page in Chromium', () => {
   });
 
   test('every finding shows in the findings list on the file crafted for it; scan findings after a scan', async () => {
-    const cases = await writeFindingFiles(dir);
+    const cases = await writeFindingFiles(demo.dir);
     const { page, errors } = await openDemo();
     for (const c of cases) {
       const shown = await pick(page, c.path);
@@ -192,7 +159,7 @@ describe('demo page in Chromium', () => {
 
   test('clicking a tensor previews its first values, decoded in the page', async () => {
     const values = new Float32Array([1.5, -2, 3, 0.25, 5, 6]);
-    const path = join(dir, 'preview.safetensors');
+    const path = join(demo.dir, 'preview.safetensors');
     await writeFile(path, writeSafetensors([
       { name: 'm', dtype: 'F32', shape: [3, 2], data: new Uint8Array(values.buffer) },
       { name: 'h', dtype: 'F16', shape: [], data: new Uint8Array([0x00, 0x3c]) },
@@ -211,7 +178,7 @@ describe('demo page in Chromium', () => {
   });
 
   test('a picked file changed on disk afterwards: preview and scan report a ReadError, the page stays usable', async () => {
-    const path = join(dir, 'changing.safetensors');
+    const path = join(demo.dir, 'changing.safetensors');
     const data = new Uint8Array(new Float32Array(4096).fill(1).buffer);
     await writeFile(path, writeSafetensors([{ name: 'w', dtype: 'F32', shape: [4096], data }]));
     const { page, errors } = await openDemo();
