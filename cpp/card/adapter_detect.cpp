@@ -131,7 +131,11 @@ bool lora_diffusion_scan(std::span<const TensorEntry> tensors, const MetadataVie
   std::optional<Family> family;
   bool tokens = false;  // any "<embed>" value in the metadata
   for (const auto& [key, value] : meta.entries()) tokens = tokens || value == "<embed>";
-  for (const TensorEntry& t : tensors) {
+  for (std::size_t i = 0; i < tensors.size(); ++i) {
+    // Parts must be at least half: stop once that cannot be (most files stop half-way).
+    // With tokens, go on: every token found is a trigger word, even if this is no adapter.
+    if (!tokens && (i - parts) * 2 > tensors.size()) return false;
+    const TensorEntry& t = tensors[i];
     if (!tokens && t.name.find(':') == std::string::npos) continue;
     const std::string pattern = key_pattern(t.name);
     const bool down = pattern.ends_with(":#:down"), up = pattern.ends_with(":#:up");
@@ -208,6 +212,7 @@ AdapterScan scan_adapter(std::span<const TensorEntry> tensors, const MetadataVie
   std::size_t parts = 0;
   std::string_view alpha_tensor;
   for (std::uint32_t i = 0; i < tensors.size(); ++i) {
+    if ((i - parts) * 2 > tensors.size()) return out;  // parts can no longer be half
     const TensorEntry& t = tensors[i];
     const AdapterPart* part = part_of(t.name);
     if (!part) continue;

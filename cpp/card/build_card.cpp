@@ -34,11 +34,8 @@ Architecture text_architecture(const Family& family, const KeyIndex& keys, std::
     }
     if (layers) a.layers = static_cast<double>(layers);
   }
-  // The token embedding is [vocab, hidden] in every family listed.
   for (std::string_view root : kTextRoots) {
-    for (std::string_view embed :
-         {"embed_tokens.weight", "wte.weight", "word_embeddings.weight", "shared.weight",
-          "embeddings.word_embeddings.weight", "backbone.embeddings.weight", "gpt_neox.embed_in.weight"}) {
+    for (std::string_view embed : kEmbeddingKeys) {
       const IndexedKey* k = keys.find(std::string(root) + std::string(embed));
       if (k && k->shape->size() == 2) {
         a.vocab_size = static_cast<double>((*k->shape)[0]);
@@ -48,9 +45,8 @@ Architecture text_architecture(const Family& family, const KeyIndex& keys, std::
     }
     if (a.vocab_size) break;
   }
-  // Experts: the router is [experts, hidden].
   for (std::string_view root : kTextRoots) {
-    for (std::string_view gate : {"layers.0.block_sparse_moe.gate.weight", "layers.0.mlp.gate.weight"}) {
+    for (std::string_view gate : kRouterKeys) {
       const IndexedKey* k = keys.find(std::string(root) + std::string(gate));
       if (k && k->shape->size() == 2) {
         a.experts = static_cast<double>((*k->shape)[0]);
@@ -72,7 +68,7 @@ ModelCard build_card(const Report& report) {
   std::optional<Family> from_keys;
   if (scan.adapter) {
     card.kind = CardKind::Adapter;
-    KeyIndex base;
+    KeyIndex base;  // by pattern
     for (const TensorEntry& w : scan.base_weights) base.add(w.name, w.shape);
     from_keys = scan.kohya_names ? match_family(base, Domain::Kohya) : std::nullopt;
     if (!from_keys) from_keys = match_family(base, Domain::Diffusion);
@@ -88,7 +84,7 @@ ModelCard build_card(const Report& report) {
     // small enough for the rewrite of every name not to matter.
     for (const bool exact : {true, false}) {
       if (!exact && tensors.size() > kPatternScanLimit) break;
-      KeyIndex keys(exact, tensors.size());
+      KeyIndex keys = exact ? KeyIndex(exact_rule_keys(), tensors.size()) : KeyIndex();
       for (const TensorEntry& t : tensors) keys.add(t.name, t.shape);
       // Diffusion rules first: a checkpoint's text encoder must not make it a language model.
       from_keys = match_family(keys, Domain::Diffusion);

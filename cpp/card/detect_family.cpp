@@ -3,6 +3,7 @@
 
 #include <span>
 #include <string>
+#include <vector>
 
 #include "findings/message_text.h"
 
@@ -54,6 +55,28 @@ std::optional<Family> match_family(const KeyIndex& index, Domain domain) {
     }
   }
   return std::nullopt;
+}
+
+const NameSet& exact_rule_keys() {
+  // Built once; the set views the strings, which live as long as the program.
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const FamilyRule& rule : kFamilyRules) {
+      if (rule.domain == Domain::Kohya) continue;
+      for (std::string_view root : roots_of(rule.domain)) {
+        for (const Clue& clue : rule.clues) {
+          if (!clue.key.empty()) out.push_back(std::string(root) + std::string(clue.key));
+        }
+      }
+    }
+    for (std::string_view root : kTextRoots) {
+      for (std::string_view key : kEmbeddingKeys) out.push_back(std::string(root) + std::string(key));
+      for (std::string_view key : kRouterKeys) out.push_back(std::string(root) + std::string(key));
+    }
+    return out;
+  }();
+  static const NameSet set(names);
+  return set;
 }
 
 std::optional<Family> family_from_metadata(const MetadataView& meta) {

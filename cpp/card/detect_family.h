@@ -14,6 +14,10 @@ namespace safetensors {
 /// shapes that matched as evidence.
 std::optional<Family> match_family(const KeyIndex& index, Domain domain);
 
+/// @brief Every name an exact KeyIndex is asked for: each Diffusion and Text clue key under
+/// each root of its domain, and kEmbeddingKeys and kRouterKeys under each text root.
+const NameSet& exact_rule_keys();
+
 /// @brief The family the metadata names (kMetadataFamilies), with the key and value as evidence.
 std::optional<Family> family_from_metadata(const MetadataView& meta);
 

@@ -71,6 +71,20 @@ inline constexpr std::array<std::string_view, 8> kTextRoots{"",
                                                             "bert.",
                                                             "base_model.model.model."};
 
+/// @brief A language model's token embedding, [vocab, hidden] in every family listed (under
+/// any of kTextRoots).
+inline constexpr std::array<std::string_view, 7> kEmbeddingKeys{"embed_tokens.weight",
+                                                                "wte.weight",
+                                                                "word_embeddings.weight",
+                                                                "shared.weight",
+                                                                "embeddings.word_embeddings.weight",
+                                                                "backbone.embeddings.weight",
+                                                                "gpt_neox.embed_in.weight"};
+
+/// @brief A mixture of experts' router, [experts, hidden] (under any of kTextRoots).
+inline constexpr std::array<std::string_view, 2> kRouterKeys{"layers.0.block_sparse_moe.gate.weight",
+                                                             "layers.0.mlp.gate.weight"};
+
 /// @brief A key that must be present; with `dim` >= 0, its shape[dim] must equal `value`.
 struct Clue {
   std::string_view key;  ///< empty: no clue

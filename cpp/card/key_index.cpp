@@ -1,6 +1,9 @@
 // Patterns of names for the detection rules (see key_index.h).
 #include "card/key_index.h"
 
+#include <algorithm>
+#include <cstring>
+
 namespace safetensors {
 namespace {
 
@@ -33,11 +36,45 @@ void key_pattern(std::string_view name, std::string& out) {
   }
 }
 
+namespace {
+constexpr std::uint32_t kSignatureBits = 1u << 16;  // 8 KiB: a few hundred names leave it sparse
+}  // namespace
+
+NameSet::NameSet(const std::vector<std::string>& names) : bits_(kSignatureBits / 64), index_(names.size()) {
+  for (std::uint32_t i = 0; i < names.size(); ++i) {
+    const std::uint32_t bit = signature_bit(names[i]);
+    bits_[bit / 64] |= std::uint64_t{1} << (bit % 64);
+    index_.find_or_add(names[i], i);
+  }
+}
+
+bool NameSet::contains(std::string_view name) const {
+  const std::uint32_t bit = signature_bit(name);
+  if (!(bits_[bit / 64] >> (bit % 64) & 1)) return false;
+  return index_.find(name, UINT32_MAX) != UINT32_MAX;
+}
+
+std::uint32_t NameSet::signature_bit(std::string_view name) {
+  std::uint64_t first = 0, last = 0;
+  if (name.size() >= 8) {
+    std::memcpy(&first, name.data(), 8);
+    std::memcpy(&last, name.data() + name.size() - 8, 8);
+  } else {
+    for (char c : name) first = first << 8 | static_cast<unsigned char>(c);
+  }
+  std::uint64_t h = (name.size() + 1) * 0x9E3779B97F4A7C15ull;
+  h = (h ^ first) * 0xC2B2AE3D27D4EB4Full;
+  h = (h ^ last) * 0x165667B19E3779F9ull;
+  return static_cast<std::uint32_t>(h >> 48);  // the top 16 bits: kSignatureBits
+}
+
 void KeyIndex::add(std::string_view name, const std::vector<std::uint64_t>& shape) {
   ++count_;
-  if (exact_) {
-    const auto next = static_cast<std::uint32_t>(exact_keys_.size());
-    if (names_.find_or_add(name, next) == next) exact_keys_.push_back(IndexedKey{name, &shape});
+  if (wanted_) {
+    all_.push_back(IndexedKey{name, &shape});
+    if (!wanted_->contains(name)) return;
+    const auto next = static_cast<std::uint32_t>(found_keys_.size());
+    if (found_.find_or_add(name, next) == next) found_keys_.push_back(all_.back());
     return;
   }
   // Most names repeat a pattern already seen (every layer of a model): look up first, so
@@ -47,9 +84,13 @@ void KeyIndex::add(std::string_view name, const std::vector<std::uint64_t>& shap
 }
 
 const IndexedKey* KeyIndex::find(std::string_view example) const {
-  if (exact_) {
-    const std::uint32_t i = names_.find(example, UINT32_MAX);
-    return i == UINT32_MAX ? nullptr : &exact_keys_[i];
+  if (wanted_) {
+    if (wanted_->contains(example)) {
+      const std::uint32_t i = found_.find(example, UINT32_MAX);
+      return i == UINT32_MAX ? nullptr : &found_keys_[i];
+    }
+    const auto it = std::find_if(all_.begin(), all_.end(), [&](const IndexedKey& k) { return k.name == example; });
+    return it == all_.end() ? nullptr : &*it;
   }
   const auto it = keys_.find(key_pattern(example));
   return it == keys_.end() ? nullptr : &it->second;

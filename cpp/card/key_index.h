@@ -27,29 +27,53 @@ struct IndexedKey {
   const std::vector<std::uint64_t>* shape;  ///< that name's shape (never null)
 };
 
+/// @brief A fixed set of names that is cheap to ask about a name that is not in it: a bit
+/// per signature (length, first and last 8 bytes) answers "no" for almost every name
+/// without hashing it.
+class NameSet {
+ public:
+  /// @brief The set of `names` (which must outlive it).
+  explicit NameSet(const std::vector<std::string>& names);
+
+  /// @brief Whether `name` is one of the names.
+  bool contains(std::string_view name) const;
+
+ private:
+  static std::uint32_t signature_bit(std::string_view name);
+
+  std::vector<std::uint64_t> bits_;  // kSignatureBits bits
+  FlatStringIndex index_;
+};
+
 /// @brief Patterns of a set of names, each with its first name and shape. An exact index
 /// skips the patterns: it finds names only as written (rules name the block numbers that
-/// real files have, e.g. "layers.0."), at the cost of one hash per name instead of a
-/// rewrite and a hash, which matters for the 20,000 names of a large model.
+/// real files have, e.g. "layers.0."). It keeps only the names a caller said it will ask
+/// for (one probe of a small table per name, instead of a rewrite and a hash insert), which
+/// matters for the 20,000 names of a large model; any other name is found by a scan.
 class KeyIndex {
  public:
-  /// @brief `exact`: match names as written, not by pattern; `expected`: about how many names.
-  explicit KeyIndex(bool exact = false, std::size_t expected = 0) : exact_(exact), names_(exact ? expected : 0) {}
+  /// @brief A pattern index.
+  KeyIndex() = default;
+
+  /// @brief An exact index, fast for the names in `wanted` (which must outlive it);
+  /// `expected`: about how many names will be added.
+  KeyIndex(const NameSet& wanted, std::size_t expected) : wanted_(&wanted) { all_.reserve(expected); }
 
   /// @brief Adds a name with its shape (both must outlive the index).
   void add(std::string_view name, const std::vector<std::uint64_t>& shape);
 
-  /// @brief The key whose pattern equals key_pattern(`example`), if any.
+  /// @brief The key whose pattern equals key_pattern(`example`) (exact: the key `example`).
   const IndexedKey* find(std::string_view example) const;
 
   /// @brief Number of names added.
   std::size_t size() const { return count_; }
 
  private:
-  bool exact_;
+  const NameSet* wanted_ = nullptr;                   // set: an exact index
   std::unordered_map<std::string, IndexedKey> keys_;  // by pattern
-  FlatStringIndex names_;                             // exact: name -> index into exact_keys_
-  std::vector<IndexedKey> exact_keys_;
+  FlatStringIndex found_;                             // exact: wanted names seen -> index into found_keys_
+  std::vector<IndexedKey> found_keys_;
+  std::vector<IndexedKey> all_;  // exact: every name, for lookups of names not wanted
   std::size_t count_ = 0;
   std::string scratch_;  // the pattern of the name being added
 };

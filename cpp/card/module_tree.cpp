@@ -1,14 +1,18 @@
-// The module tree (see module_tree.h). Opening a 20,000-tensor model builds it, so it costs
-// about one hash lookup per tensor: levels shared with the previous name are reused.
+// The module tree (see module_tree.h). Opening a 20,000-tensor model builds it, so each
+// name costs little: levels shared with the previous name are reused without a lookup, only
+// the rest of the name is scanned, and a new level is found among its parent's children by
+// comparing the level's own part (a hash lookup only for parents with many children).
 #include "card/module_tree.h"
 
 #include <algorithm>
+#include <array>
+#include <bit>
+#include <cstring>
 #include <string_view>
 #include <vector>
 
 #include "card/adapter_parts.h"
 #include "card/parameters.h"
-#include "format/flat_string_index.h"
 
 namespace safetensors {
 namespace {
@@ -17,82 +21,167 @@ namespace {
 constexpr std::size_t kMaxDepth = 32;
 
 // Children are found by a walk of the parent's list while it is short (most modules have a
-// few), and through the hash index once it is long (a model's layers).
+// few), and through the hash table once it is long (a model's layers).
 constexpr std::uint32_t kShortList = 8;
 
 struct Node {
   std::uint32_t parent = 0;
-  std::string_view path;  // into a tensor name
+  std::uint32_t start = 0;  // where this level's own part begins in `path`
+  std::string_view path;    // into a tensor name: everything up to this level's end
   std::uint32_t first_child = 0, last_child = 0, next_sibling = 0, child_count = 0;
   std::uint32_t own = 0;  // tensors directly here
   std::uint32_t live_children = 0;
   std::uint32_t only_child = 0;  // valid when live_children == 1 after folding
-  double tensors = 0, parameters = 0, bytes = 0;
+  std::uint32_t tensors = 0;
+  double parameters = 0;
+  std::uint64_t bytes = 0;
   bool gone = false;  // folded into its parent or merged into its only child
+
+  std::string_view part() const { return path.substr(start); }
 };
+
+// Length of the common prefix of `a` and `b`, compared 8 bytes at a time.
+std::size_t common_prefix(std::string_view a, std::string_view b) {
+  const std::size_t n = std::min(a.size(), b.size());
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    std::uint64_t x = 0, y = 0;
+    std::memcpy(&x, a.data() + i, 8);
+    std::memcpy(&y, b.data() + i, 8);
+    if (x != y) return i + static_cast<std::size_t>(std::countr_zero(x ^ y) / 8);  // little-endian
+  }
+  while (i < n && a[i] == b[i]) ++i;
+  return i;
+}
+
+// a == b without a call to memcmp (a byte loop in the wasm build's libc).
+bool same(std::string_view a, std::string_view b) { return a.size() == b.size() && common_prefix(a, b) == a.size(); }
 
 bool all_digits(std::string_view s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
-// Where `name` splits into levels (positions of the separators).
-void separators(std::string_view name, bool kohya_names, std::vector<std::size_t>& out) {
-  out.clear();
+// The levels of a name: where each ends (the separator's position) and its node.
+struct Levels {
+  std::array<std::uint32_t, kMaxDepth> end{};
+  std::array<std::uint32_t, kMaxDepth> node{};
+  std::size_t count = 0;
+
+  void add_separator(std::size_t at) { end[count++] = static_cast<std::uint32_t>(at); }
+  bool full() const { return count == kMaxDepth; }
+};
+
+// Separators of a kohya adapter name: the end of its prefix, then after each all-digit '_'
+// token before the first '.', then the '.'s.
+void kohya_separators(std::string_view name, Levels& out) {
+  out.count = 0;
   std::size_t from = 0;
-  if (kohya_names) {
-    const std::size_t first_dot = std::min(name.find('.'), name.size());
-    for (const KohyaPrefix& k : kKohyaPrefixes) {
-      if (!name.starts_with(k.prefix) || k.prefix.size() >= first_dot) continue;
-      out.push_back(k.prefix.size() - 1);
-      // After the prefix: cut after each all-digit '_' token.
-      std::size_t token = k.prefix.size();
-      for (std::size_t i = token; i < first_dot && out.size() < kMaxDepth; ++i) {
-        if (name[i] != '_') continue;
-        if (all_digits(name.substr(token, i - token))) out.push_back(i);
-        token = i + 1;
-      }
-      from = first_dot;
-      break;
+  const std::size_t first_dot = std::min(name.find('.'), name.size());
+  for (const KohyaPrefix& k : kKohyaPrefixes) {
+    if (!name.starts_with(k.prefix) || k.prefix.size() >= first_dot) continue;
+    out.add_separator(k.prefix.size() - 1);
+    std::size_t token = k.prefix.size();
+    for (std::size_t i = token; i < first_dot && !out.full(); ++i) {
+      if (name[i] != '_') continue;
+      if (all_digits(name.substr(token, i - token))) out.add_separator(i);
+      token = i + 1;
     }
+    from = first_dot;
+    break;
   }
-  for (std::size_t i = name.find('.', from); i != std::string_view::npos && out.size() < kMaxDepth;
-       i = name.find('.', i + 1)) {
-    out.push_back(i);
+  for (std::size_t i = from; i < name.size() && !out.full(); ++i) {
+    if (name[i] == '.') out.add_separator(i);
   }
 }
 
+// Children of parents with long lists, by (parent, own part): open addressing over node
+// numbers, so that a slot is 8 bytes and the table stays in cache.
+class ChildTable {
+ public:
+  explicit ChildTable(const std::vector<Node>& nodes) : nodes_(nodes), slots_(64) {}
+
+  // The node for (parent, part), or `added` (stored for it) when there is none.
+  std::uint32_t find_or_add(std::uint32_t parent, std::string_view part, std::uint32_t added) {
+    if (2 * (size_ + 1) > slots_.size()) grow();
+    const std::uint32_t h = hash(parent, part);
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t at = h & mask;; at = (at + 1) & mask) {
+      Slot& slot = slots_[at];
+      if (slot.node == 0) {
+        slot = {added, h};
+        ++size_;
+        return added;
+      }
+      if (slot.hash == h && nodes_[slot.node].parent == parent && same(nodes_[slot.node].part(), part))
+        return slot.node;
+    }
+  }
+
+ private:
+  struct Slot {
+    std::uint32_t node = 0;  // 0: empty (the root is never a child)
+    std::uint32_t hash = 0;
+  };
+
+  static std::uint32_t hash(std::uint32_t parent, std::string_view part) {
+    std::uint64_t h = (parent + 1) * 0x9E3779B97F4A7C15ull;
+    for (unsigned char c : part) h = (h ^ c) * 0x100000001B3ull;
+    return static_cast<std::uint32_t>(h ^ (h >> 32));
+  }
+
+  void grow() {
+    std::vector<Slot> old(slots_.size() * 2);
+    old.swap(slots_);
+    const std::size_t mask = slots_.size() - 1;
+    for (const Slot& s : old) {
+      if (s.node == 0) continue;
+      std::size_t at = s.hash & mask;
+      while (slots_[at].node != 0) at = (at + 1) & mask;
+      slots_[at] = s;
+    }
+  }
+
+  const std::vector<Node>& nodes_;
+  std::vector<Slot> slots_;
+  std::size_t size_ = 0;
+};
+
 class Builder {
  public:
-  explicit Builder(std::size_t tensors) : index_(tensors / 4) {
-    nodes.reserve(tensors + 1);
+  explicit Builder(std::size_t tensors) : table_(nodes) {
+    nodes.reserve(tensors + tensors / 2 + 1);
     nodes.resize(1);
   }
 
-  // The child of `parent` whose path is `path`, created when new.
-  std::uint32_t child(std::uint32_t parent, std::string_view path) {
-    Node& p = nodes[parent];
-    if (p.child_count <= kShortList) {
-      for (std::uint32_t c = p.first_child; c != 0; c = nodes[c].next_sibling) {
-        if (nodes[c].path == path) return c;
+  // The child of `parent` that ends at `end` of `name` (its own part starts at `start`),
+  // created when new.
+  std::uint32_t child(std::uint32_t parent, std::string_view name, std::size_t start, std::size_t end) {
+    const std::string_view part = name.substr(start, end - start);
+    if (nodes[parent].child_count < kShortList) {
+      for (std::uint32_t c = nodes[parent].first_child; c != 0; c = nodes[c].next_sibling) {
+        if (same(nodes[c].part(), part)) return c;
       }
-      const std::uint32_t c = add(parent, path);
-      if (nodes[parent].child_count == kShortList + 1) {
-        for (std::uint32_t k = nodes[parent].first_child; k != 0; k = nodes[k].next_sibling)
-          index_.find_or_add(nodes[k].path, k);
-      }
-      return c;
+      return add(parent, name, start, end);
+    }
+    if (nodes[parent].child_count == kShortList) {  // the list becomes long: index it
+      for (std::uint32_t c = nodes[parent].first_child; c != 0; c = nodes[c].next_sibling)
+        table_.find_or_add(parent, nodes[c].part(), c);
     }
     const auto next = static_cast<std::uint32_t>(nodes.size());
-    const std::uint32_t c = index_.find_or_add(path, next);
-    return c == next ? add(parent, path) : c;
+    const std::uint32_t c = table_.find_or_add(parent, part, next);
+    return c == next ? add(parent, name, start, end) : c;
   }
 
   std::vector<Node> nodes;
 
  private:
-  std::uint32_t add(std::uint32_t parent, std::string_view path) {
+  std::uint32_t add(std::uint32_t parent, std::string_view name, std::size_t start, std::size_t end) {
     const auto c = static_cast<std::uint32_t>(nodes.size());
-    nodes.push_back(Node{parent, path});
+    Node n;
+    n.parent = parent;
+    n.start = static_cast<std::uint32_t>(start);
+    n.path = name.substr(0, end);
+    nodes.push_back(n);
     Node& p = nodes[parent];
     if (p.first_child == 0) {
       p.first_child = c;
@@ -105,7 +194,7 @@ class Builder {
     return c;
   }
 
-  FlatStringIndex index_;
+  ChildTable table_;
 };
 
 }  // namespace
@@ -114,36 +203,43 @@ ModuleTree module_tree(std::span<const TensorEntry> tensors, bool kohya_names) {
   Builder builder(tensors.size());
   std::vector<Node>& nodes = builder.nodes;
   std::vector<std::uint32_t> node_of(tensors.size());
-  std::vector<std::size_t> seps;
-  std::vector<std::uint32_t> levels, prev_levels;  // node of each level, this and the previous name
-  std::vector<std::size_t> prev_seps;
+  Levels levels, next;  // of the previous name, of this one
   std::string_view prev;
   for (std::uint32_t i = 0; i < tensors.size(); ++i) {
     const std::string_view name = tensors[i].name;
-    separators(name, kohya_names, seps);
-    // Levels inside the prefix shared with the previous name are the previous name's.
-    const std::size_t common = static_cast<std::size_t>(
-        std::mismatch(name.begin(), name.end(), prev.begin(), prev.end()).first - name.begin());
-    levels.clear();
-    std::uint32_t parent = 0;
-    for (std::size_t level = 0; level < seps.size(); ++level) {
-      std::uint32_t node;
-      if (level < prev_levels.size() && seps[level] < common && prev_seps[level] == seps[level]) {
-        node = prev_levels[level];
-      } else {
-        node = builder.child(parent, name.substr(0, seps[level]));
+    // Levels that end inside the prefix shared with the previous name are its levels.
+    const std::size_t common = common_prefix(name, prev);
+    std::size_t kept = 0;
+    if (kohya_names) {
+      kohya_separators(name, next);
+      while (kept < std::min(levels.count, next.count) && next.end[kept] < common && next.end[kept] == levels.end[kept])
+        ++kept;
+      levels.end = next.end;
+      levels.count = next.count;
+    } else {
+      while (kept < levels.count && levels.end[kept] < common) ++kept;
+      levels.count = kept;
+      // Every '.' before `common` was one of the previous name's separators.
+      const char* const begin = name.data();
+      const char* at =
+          begin + (levels.full() ? name.size() : std::max<std::size_t>(common, kept ? levels.end[kept - 1] + 1 : 0));
+      for (; at < begin + name.size(); ++at) {
+        if (*at != '.') continue;
+        levels.add_separator(static_cast<std::size_t>(at - begin));
+        if (levels.full()) break;
       }
-      levels.push_back(node);
-      parent = node;
+    }
+    std::uint32_t parent = kept ? levels.node[kept - 1] : 0;
+    for (std::size_t level = kept; level < levels.count; ++level) {
+      parent = builder.child(parent, name, level ? levels.end[level - 1] + 1 : 0, levels.end[level]);
+      levels.node[level] = parent;
     }
     Node& n = nodes[parent];
     ++n.own;
-    n.tensors += 1;
+    ++n.tensors;
     n.parameters += element_count(tensors[i].shape);
-    n.bytes += static_cast<double>(tensors[i].end - tensors[i].begin);
+    n.bytes += tensors[i].end - tensors[i].begin;
     node_of[i] = parent;
-    std::swap(levels, prev_levels);
-    std::swap(seps, prev_seps);
     prev = name;
   }
 
@@ -174,8 +270,10 @@ ModuleTree module_tree(std::span<const TensorEntry> tensors, bool kohya_names) {
   }
   // Output: live nodes renumbered in creation order; folded tensors go to the live ancestor.
   ModuleTree tree;
+  tree.nodes.reserve(nodes.size() - std::count_if(nodes.begin(), nodes.end(), [](const Node& n) { return n.gone; }));
   std::vector<std::uint32_t> out_index(nodes.size(), 0);
-  tree.nodes.push_back(ModuleNode{0, "", 0, nodes[0].tensors, nodes[0].parameters, nodes[0].bytes});
+  tree.nodes.push_back(ModuleNode{0, "", 0, static_cast<double>(nodes[0].tensors), nodes[0].parameters,
+                                  static_cast<double>(nodes[0].bytes)});
   for (std::uint32_t i = 1; i < nodes.size(); ++i) {
     const Node& n = nodes[i];
     if (n.gone) continue;  // a folded leaf lives on in its parent; a merged link in its child
@@ -184,7 +282,8 @@ ModuleTree module_tree(std::span<const TensorEntry> tensors, bool kohya_names) {
     const std::size_t start = parent_path.empty() ? 0 : parent_path.size() + 1;
     out_index[i] = static_cast<std::uint32_t>(tree.nodes.size());
     tree.nodes.push_back(ModuleNode{out_index[parent], std::string(n.path.substr(start)),
-                                    parent == 0 ? '\0' : n.path[parent_path.size()], n.tensors, n.parameters, n.bytes});
+                                    parent == 0 ? '\0' : n.path[parent_path.size()], static_cast<double>(n.tensors),
+                                    n.parameters, static_cast<double>(n.bytes)});
   }
   tree.node_of.resize(tensors.size());
   for (std::uint32_t t = 0; t < tensors.size(); ++t) {
