@@ -2,6 +2,8 @@
 #include "card/adapter_detect.h"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <map>
 #include <string_view>
 #include <unordered_map>
@@ -22,14 +24,34 @@ struct ModuleSizes {
   bool conv = false;                                   // a k x k (k > 1) down projection
 };
 
-// The part `name` ends with. Runs on every tensor of every file opened, so the suffixes are
-// first filtered by their last two characters, which rejects a model's names at once.
+// The part `name` ends with. Runs on every tensor of every file opened (up to half of a
+// model's), so the suffixes are first narrowed by two bit masks: parts whose suffix ends
+// with the name's last character, and whose 8th character from the end (if the suffix has
+// one) is the name's. A model's names are rejected there.
 const AdapterPart* part_of(std::string_view name) {
+  constexpr std::size_t kParts = std::size(kAdapterParts);
+  static_assert(kParts <= 64, "one bit per part");
+  struct Masks {
+    std::array<std::uint64_t, 256> last{}, eighth{};
+  };
+  static const Masks masks = [] {
+    Masks m;
+    for (std::size_t i = 0; i < kParts; ++i) {
+      const std::string_view suffix = kAdapterParts[i].suffix;
+      m.last[static_cast<unsigned char>(suffix.back())] |= std::uint64_t{1} << i;
+      if (suffix.size() >= 8) {
+        m.eighth[static_cast<unsigned char>(suffix[suffix.size() - 8])] |= std::uint64_t{1} << i;
+      } else {
+        for (std::uint64_t& e : m.eighth) e |= std::uint64_t{1} << i;  // no 8th character to compare
+      }
+    }
+    return m;
+  }();
   if (name.size() < 3) return nullptr;
-  const char last = name.back(), before = name[name.size() - 2];
-  for (const AdapterPart& p : kAdapterParts) {
-    if (p.suffix.back() != last || p.suffix[p.suffix.size() - 2] != before) continue;
-    if (p.suffix.size() >= 8 && name.size() >= 8 && p.suffix[p.suffix.size() - 8] != name[name.size() - 8]) continue;
+  std::uint64_t candidates = masks.last[static_cast<unsigned char>(name.back())];
+  if (name.size() >= 8) candidates &= masks.eighth[static_cast<unsigned char>(name[name.size() - 8])];
+  for (; candidates != 0; candidates &= candidates - 1) {
+    const AdapterPart& p = kAdapterParts[std::countr_zero(candidates)];
     if (name.size() > p.suffix.size() && name.ends_with(p.suffix)) return &p;
   }
   return nullptr;
@@ -136,8 +158,10 @@ bool lora_diffusion_scan(std::span<const TensorEntry> tensors, const MetadataVie
     // With tokens, go on: every token found is a trigger word, even if this is no adapter.
     if (!tokens && (i - parts) * 2 > tensors.size()) return false;
     const TensorEntry& t = tensors[i];
-    if (!tokens && t.name.find(':') == std::string::npos) continue;
-    const std::string pattern = key_pattern(t.name);
+    // A part ends with ":<n>:down" or ":<n>:up": the ends rule out the rest at once.
+    const bool part_end = t.name.ends_with(":down") || t.name.ends_with(":up");
+    if (!tokens && !part_end) continue;
+    const std::string pattern = part_end ? key_pattern(t.name) : std::string();
     const bool down = pattern.ends_with(":#:down"), up = pattern.ends_with(":#:up");
     if (down || up) {
       ++parts;

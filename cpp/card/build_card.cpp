@@ -11,6 +11,7 @@
 #include "card/key_index.h"
 #include "card/metadata_view.h"
 #include "card/module_tree.h"
+#include "card/name_compare.h"
 #include "card/parameters.h"
 
 namespace safetensors {
@@ -26,7 +27,7 @@ Architecture text_architecture(const Family& family, const KeyIndex& keys, std::
   if (!prefix.empty()) {
     std::uint64_t layers = 0;
     for (const TensorEntry& t : tensors) {
-      if (!t.name.starts_with(prefix)) continue;
+      if (!name_starts_with(t.name, prefix)) continue;
       std::uint64_t n = 0;
       const char* begin = t.name.data() + prefix.size();
       const auto [end, ec] = std::from_chars(begin, t.name.data() + t.name.size(), n);

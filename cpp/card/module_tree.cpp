@@ -6,12 +6,11 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
-#include <cstring>
 #include <string_view>
 #include <vector>
 
 #include "card/adapter_parts.h"
+#include "card/name_compare.h"
 #include "card/parameters.h"
 
 namespace safetensors {
@@ -39,23 +38,6 @@ struct Node {
 
   std::string_view part() const { return path.substr(start); }
 };
-
-// Length of the common prefix of `a` and `b`, compared 8 bytes at a time.
-std::size_t common_prefix(std::string_view a, std::string_view b) {
-  const std::size_t n = std::min(a.size(), b.size());
-  std::size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    std::uint64_t x = 0, y = 0;
-    std::memcpy(&x, a.data() + i, 8);
-    std::memcpy(&y, b.data() + i, 8);
-    if (x != y) return i + static_cast<std::size_t>(std::countr_zero(x ^ y) / 8);  // little-endian
-  }
-  while (i < n && a[i] == b[i]) ++i;
-  return i;
-}
-
-// a == b without a call to memcmp (a byte loop in the wasm build's libc).
-bool same(std::string_view a, std::string_view b) { return a.size() == b.size() && common_prefix(a, b) == a.size(); }
 
 bool all_digits(std::string_view s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
@@ -112,7 +94,7 @@ class ChildTable {
         ++size_;
         return added;
       }
-      if (slot.hash == h && nodes_[slot.node].parent == parent && same(nodes_[slot.node].part(), part))
+      if (slot.hash == h && nodes_[slot.node].parent == parent && same_name(nodes_[slot.node].part(), part))
         return slot.node;
     }
   }
@@ -159,7 +141,7 @@ class Builder {
     const std::string_view part = name.substr(start, end - start);
     if (nodes[parent].child_count < kShortList) {
       for (std::uint32_t c = nodes[parent].first_child; c != 0; c = nodes[c].next_sibling) {
-        if (same(nodes[c].part(), part)) return c;
+        if (same_name(nodes[c].part(), part)) return c;
       }
       return add(parent, name, start, end);
     }

@@ -1,6 +1,7 @@
 // Adapters and embeddings: each naming scheme on a crafted header with real key names.
 #include <gtest/gtest.h>
 
+#include "card/adapter_parts.h"
 #include "card_test_support.h"
 
 namespace safetensors::testing {
@@ -171,6 +172,43 @@ TEST(CardAdapter, AFewAdapterLikeNamesDoNotMakeAModelAnAdapter) {
   const ModelCard card = card_of(t);
   EXPECT_EQ(card.kind, CardKind::Model);
   EXPECT_FALSE(card.adapter);
+}
+
+TEST(CardAdapter, HalfTheTensorsAsPartsIsTheBoundary) {
+  // The scan stops once parts can no longer be half; exactly half must still count.
+  std::vector<T> t = {{"m.lora_down.weight", {4, 8}}, {"m.lora_up.weight", {8, 4}}, {"q", {1}}, {"r", {1}}};
+  EXPECT_EQ(card_of(t).kind, CardKind::Adapter);
+  t.push_back({"s", {1}});
+  EXPECT_NE(card_of(t).kind, CardKind::Adapter);
+  // Parts after the non-parts: the scan must not stop before it reaches them.
+  const ModelCard late =
+      card_of({{"q", {1}}, {"r", {1}}, {"m.lora_down.weight", {4, 8}}, {"m.lora_up.weight", {8, 4}}});
+  EXPECT_EQ(late.kind, CardKind::Adapter);
+}
+
+TEST(CardAdapter, EmbeddedTokensAreTriggerWordsEvenWhenMostTensorsAreNotParts) {
+  // With "<embed>" in the metadata the lora_diffusion scan reads every name.
+  const ModelCard card =
+      card_of({{"a.weight", {2}}, {"b.weight", {2}}, {"c.weight", {2}}, {"<s1>", {768}}}, {{"<s1>", "<embed>"}});
+  EXPECT_NE(card.kind, CardKind::Adapter);
+  ASSERT_EQ(card.trigger_words.size(), 1u);
+  EXPECT_EQ(card.trigger_words[0].text, "<s1>");
+}
+
+TEST(CardAdapter, EverySuffixIsFoundAndNearMissesAreNot) {
+  for (const AdapterPart& part : kAdapterParts) {
+    if (part.type.empty()) continue;  // ".alpha" alone names no method
+    const std::string name = "lora_unet_block_0_proj" + std::string(part.suffix);
+    const ModelCard card = card_of({{name, {4, 8}}});
+    ASSERT_EQ(card.kind, CardKind::Adapter) << name;
+    EXPECT_EQ(card.adapter->type, part.type) << name;
+    // One character changed before the last: no longer a part.
+    std::string near = name;
+    near[near.size() - 2] = near[near.size() - 2] == 'x' ? 'y' : 'x';
+    EXPECT_NE(card_of({{near, {4, 8}}}).kind, CardKind::Adapter) << near;
+    // The suffix alone, with no module before it, is no part either.
+    EXPECT_NE(card_of({{std::string(part.suffix), {4, 8}}}).kind, CardKind::Adapter) << part.suffix;
+  }
 }
 
 }  // namespace

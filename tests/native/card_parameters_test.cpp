@@ -117,6 +117,29 @@ TEST(CardModules, TensorsOutOfOrderFindTheirModule) {
             (std::vector<std::string>{"", "m.layers", "m.layers.0", "m.layers.0.attn", "m.layers.1.attn"}));
 }
 
+TEST(CardModules, LevelsSharedOnlyUpToASeparator) {
+  // "a.bc" shares the bytes "a.b" with "a.b" but not the level; "a.b" is found again later.
+  const Report r =
+      report_of({{"a.b.x", {1}}, {"a.b.y", {1}}, {"a.bc.x", {1}}, {"a.bc.y", {1}}, {"a.b.z", {1}}, {"a.b", {1}}});
+  const ModuleTree tree = module_tree(r.tensors, false);
+  EXPECT_EQ(paths(tree), (std::vector<std::string>{"", "a", "a.b", "a.bc"}));
+  EXPECT_EQ(tensor_paths(tree), (std::vector<std::string>{"a.b", "a.b", "a.bc", "a.bc", "a.b", "a"}));
+}
+
+TEST(CardModules, ModulesWithManyChildrenAreFoundAgain) {
+  // Past eight children a module's children are found through a hash table.
+  std::vector<T> t;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (int i = 0; i < 50; ++i) t.push_back({"m.layers." + std::to_string(i) + (pass ? ".norm" : ".w"), {2}});
+  }
+  const ModuleTree tree = module_tree(report_of(t).tensors, false);
+  EXPECT_EQ(tree.nodes.size(), 2u + 50u);  // root, m.layers, and one node per layer (two tensors each)
+  for (int i = 0; i < 50; ++i) {
+    EXPECT_EQ(module_path(tree, tree.node_of[i]), "m.layers." + std::to_string(i));
+    EXPECT_EQ(tree.node_of[i], tree.node_of[50 + i]);
+  }
+}
+
 TEST(CardModules, KohyaNamesSplitAtBlockNumbers) {
   const std::string m = "lora_unet_down_blocks_0_attentions_1_proj_in";
   const Report r = report_of({{m + ".lora_down.weight", {4, 320}},
