@@ -2,6 +2,7 @@
 // chunks(offset, length) -> async iterable of Uint8Array }. Offsets are byte positions
 // in the file as JS numbers (exact up to 2^53).
 import { errorText, readError } from './errors.js';
+import { fromUrl, isHttpUrl } from './http_source.js';
 
 /** Bytes per read when streaming from sources that have no stream of their own. */
 export const READ_CHUNK_BYTES = 4 << 20;
@@ -161,18 +162,26 @@ function isFileHandle(source) {
 }
 
 /**
- * Wraps a Blob/File, ArrayBuffer, typed array, Node FileHandle or
- * { size, read(offset, length) } object as a byte source.
+ * Wraps a Blob/File, ArrayBuffer, typed array, Node FileHandle, http(s) URL or
+ * { size, read(offset, length) } object as a byte source. Sources take an optional
+ * AbortSignal as the last argument of read() and chunks() (only URLs use it).
+ * @param {unknown} source
+ * @param {Parameters<typeof fromUrl>[1]} [remote] options for URLs (fetch, headers, signal, firstRead)
  * @throws {TypeError} for anything else
  */
-export async function toByteSource(source) {
+export async function toByteSource(source, remote = {}) {
+  if (isHttpUrl(source)) return fromUrl(/** @type {string | URL} */ (source), remote);
+  if (typeof source === 'string' || (typeof URL !== 'undefined' && source instanceof URL)) {
+    throw new TypeError(`expected an http:// or https:// URL, got ${JSON.stringify(String(source).slice(0, 100))} (read local files as a Blob, File or FileHandle)`);
+  }
   if (source === null || (typeof source !== 'object' && typeof source !== 'function')) {
-    throw new TypeError(`expected a Blob, File, ArrayBuffer, Uint8Array, FileHandle or { size, read } source, got ${source === null ? 'null' : typeof source}`);
+    throw new TypeError(`expected a Blob, File, ArrayBuffer, Uint8Array, FileHandle, http(s) URL or { size, read } source, got ${source === null ? 'null' : typeof source}`);
   }
   if (typeof Blob !== 'undefined' && source instanceof Blob) return fromBlob(source);
   if (source instanceof ArrayBuffer) return fromBytes(new Uint8Array(source));
   if (ArrayBuffer.isView(source)) return fromBytes(new Uint8Array(source.buffer, source.byteOffset, source.byteLength));
-  if (isFileHandle(source)) return fromFileHandle(source);
-  if (typeof source.read === 'function' && 'size' in source) return fromReader(source);
-  throw new TypeError('expected a Blob, File, ArrayBuffer, Uint8Array, FileHandle or { size, read } source');
+  const other = /** @type {any} */ (source);
+  if (isFileHandle(other)) return fromFileHandle(other);
+  if (typeof other.read === 'function' && 'size' in other) return fromReader(other);
+  throw new TypeError('expected a Blob, File, ArrayBuffer, Uint8Array, FileHandle, http(s) URL or { size, read } source');
 }

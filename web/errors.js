@@ -9,7 +9,7 @@ export class SafetensorsError extends Error {
   /**
    * @param {import('./index.js').ErrorCode} code stable identifier (README, "Errors")
    * @param {string} message a sentence saying what is wrong and what to do
-   * @param {{ tensor?: string, findings?: import('./index.js').Finding[], report?: import('./index.js').ValidationReport, cause?: unknown }} [details]
+   * @param {{ tensor?: string, findings?: import('./index.js').Finding[], report?: import('./index.js').ValidationReport, status?: number, cause?: unknown }} [details]
    */
   constructor(code, message, details = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -18,6 +18,7 @@ export class SafetensorsError extends Error {
     if (details.tensor !== undefined) this.tensor = details.tensor;
     this.findings = details.findings ?? [];
     if (details.report !== undefined) this.report = details.report;
+    if (details.status !== undefined) this.status = details.status;
   }
 }
 

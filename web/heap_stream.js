@@ -14,7 +14,7 @@ import { chunksUntilAborted, throwIfAborted } from './abort.js';
  * OutOfMemory; the sink runs through the core's trap guard; buffers are freed however the
  * run ends.
  * @param {import('./core.js').Core} core
- * @param {{ chunks(offset: number, length: number): AsyncIterable<Uint8Array> }} source
+ * @param {{ chunks(offset: number, length: number, signal?: AbortSignal): AsyncIterable<Uint8Array> }} source
  * @param {{ offset: number, length: number, heap?: { bytes: number, what: string }[] }} range
  * @param {{ signal?: AbortSignal, onProgress?: (done: number, total: number) => void }} options
  * @param {(buffers: number[]) => Sink} open
@@ -37,7 +37,7 @@ export async function streamThroughHeap(core, source, range, options, open) {
  * Every wait on the source is abortable (rejects with the signal's reason);
  * `onProgress(done, total)` follows each chunk, and comes once as (0, 0) when there is
  * nothing to read.
- * @param {{ chunks(offset: number, length: number): AsyncIterable<Uint8Array> }} source
+ * @param {{ chunks(offset: number, length: number, signal?: AbortSignal): AsyncIterable<Uint8Array> }} source
  * @param {[number, number][]} ranges
  * @param {{ signal?: AbortSignal, onProgress?: (done: number, total: number) => void }} options
  * @param {(chunk: Uint8Array, at: number) => void | Promise<void>} consume
@@ -54,7 +54,7 @@ export async function readRanges(source, ranges, options, consume) {
   for (const [offset, length] of ranges) {
     if (length === 0) continue;
     let at = offset;
-    for await (const chunk of chunksUntilAborted(source.chunks(offset, length), signal)) {
+    for await (const chunk of chunksUntilAborted(source.chunks(offset, length, signal), signal)) {
       throwIfAborted(signal);
       await consume(chunk, at);
       at += chunk.byteLength;

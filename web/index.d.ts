@@ -35,7 +35,7 @@ export interface FileHandleLike {
 }
 
 /** What `openSafetensors` and `validateSafetensors` read from. */
-export type SafetensorsSource = Blob | ArrayBuffer | ArrayBufferView | FileHandleLike | ByteReader;
+export type SafetensorsSource = Blob | ArrayBuffer | ArrayBufferView | FileHandleLike | ByteReader | string | URL;
 
 /** The codes of our findings (README, "Findings"); a reference error kind is the other kind of code. Checked against the core's table by tests/js/documented_codes.test.js. */
 export type FindingCode =
@@ -305,6 +305,12 @@ export interface DataScan {
 
 export interface ReadOptions {
   signal?: AbortSignal;
+  /** For http(s) URLs: the fetch to use (default: the global one). */
+  fetch?: typeof fetch;
+  /** For http(s) URLs: headers sent with every request, e.g. `{ Authorization: 'Bearer <token>' }`. */
+  headers?: HeadersInit;
+  /** For http(s) URLs: bytes asked for by the first request (default 262,144); reads inside them cost no request. */
+  firstRead?: number;
 }
 
 export interface ValidateOptions extends ReadOptions {
@@ -355,7 +361,9 @@ export type ErrorCode =
   | 'UnsupportedConversion'
   | 'OutOfMemory'
   | 'InternalError'
-  | 'InitError';
+  | 'InitError'
+  | 'HttpError'
+  | 'RangeNotSupported';
 
 export class SafetensorsError extends Error {
   constructor(code: ErrorCode, message: string, details?: { tensor?: string; findings?: Finding[]; report?: ValidationReport; cause?: unknown });
@@ -365,4 +373,6 @@ export class SafetensorsError extends Error {
   readonly findings: Finding[];
   /** When opening a file the reference rejects: the report of that same read. */
   readonly report?: ValidationReport;
+  /** HttpError: the HTTP status the server answered. */
+  readonly status?: number;
 }

@@ -37,8 +37,9 @@ function verdictOf(header) {
   return { loadable: header.referenceError === null, referenceError: header.referenceError, findings: header.findings, tensors: header.tensors.length };
 }
 
-async function readSource(input, signal, { withCard = false, keep = false } = {}) {
-  const source = await toByteSource(input);
+async function readSource(input, options, { withCard = false, keep = false } = {}) {
+  const { signal } = options;
+  const source = await toByteSource(input, options);
   const core = await initSafetensors();
   const { header, parts, kept } = await readHeader(core, source, signal, withCard, keep);
   return { source, header, parts, kept: kept === 0 ? null : { core, handle: kept } };
@@ -112,8 +113,8 @@ function readableDataStart(header) {
  * @throws {SafetensorsError} when the reference loader would reject the file (with `.report`)
  */
 export async function openSafetensors(input, options = {}) {
-  const { signal } = checkOptions(options);
-  const { source, header, parts, kept } = await readSource(input, signal, { keep: true });
+  checkOptions(options);
+  const { source, header, parts, kept } = await readSource(input, options, { keep: true });
   const report = verdictOf(header);
   if (report.referenceError !== null) {
     const [first] = header.findings;
@@ -215,11 +216,11 @@ export async function openSafetensors(input, options = {}) {
  * @returns {Promise<import('./index.js').ValidationReport>}
  */
 export async function validateSafetensors(input, options = {}) {
-  const { signal, scanData: wantScan = false, hash: wantHash = false } = checkOptions(options);
+  const { scanData: wantScan = false, hash: wantHash = false } = checkOptions(options);
   checkBoolean(options, 'scanData');
   checkBoolean(options, 'hash');
   // Hashing checks the metadata's claims, which the card lists: read with the card then.
-  const { source, header } = await readSource(input, signal, { withCard: wantHash });
+  const { source, header } = await readSource(input, options, { withCard: wantHash });
   const result = verdictOf(header);
   if (!wantScan && !wantHash) return result;
   const core = await initSafetensors();

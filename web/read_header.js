@@ -55,7 +55,7 @@ export function analyzeHeader(core, parts, size, withCard = false, keep = false)
 /**
  * Reads the length prefix and the header, and analyses them.
  * @param {import('./core.js').Core} core
- * @param {{ size: number, read(offset: number, length: number): Promise<Uint8Array> }} source
+ * @param {{ size: number, read(offset: number, length: number, signal?: AbortSignal): Promise<Uint8Array> }} source
  * @param {AbortSignal} [signal]
  * @param {boolean} [withCard] also build the model card (of a loadable file)
  * @param {boolean} [keep] keep a loadable file's analysis in the core for its card
@@ -66,12 +66,12 @@ export function analyzeHeader(core, parts, size, withCard = false, keep = false)
 export async function readHeader(core, source, signal, withCard = false, keep = false) {
   throwIfAborted(signal);
   const { size } = source;
-  const prefix = size > 0 ? await untilAborted(source.read(0, Math.min(LENGTH_PREFIX, size)), signal) : new Uint8Array(0);
+  const prefix = size > 0 ? await untilAborted(source.read(0, Math.min(LENGTH_PREFIX, size), signal), signal) : new Uint8Array(0);
   throwIfAborted(signal);
   const needed = withHeapCopy(core, [prefix], (ptr, len) => core.call((m) => m._headerBytesNeeded(ptr, len, BigInt(size))));
   const parts = [prefix];
   if (needed > prefix.byteLength) {
-    parts.push(await untilAborted(source.read(LENGTH_PREFIX, needed - LENGTH_PREFIX), signal));
+    parts.push(await untilAborted(source.read(LENGTH_PREFIX, needed - LENGTH_PREFIX, signal), signal));
     throwIfAborted(signal);
   }
   const header = analyzeHeader(core, parts, size, withCard, keep);

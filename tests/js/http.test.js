@@ -1,0 +1,219 @@
+// Files over HTTP (issue 11): Range reads against a local server, one request per file when
+// the header fits the first read, and a typed error for every way a server can go wrong.
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { createHash } from 'node:crypto';
+import { openSafetensors, validateSafetensors, SafetensorsError } from '../../web/index.js';
+import { writeSafetensors, pseudoRandomBytes } from '../../tools/write_safetensors.js';
+import { startServer } from './http_server.js';
+
+const FILE = writeSafetensors([
+  { name: 'x', dtype: 'F32', shape: [64, 64], data: pseudoRandomBytes(64 * 64 * 4) },
+  { name: 'y', dtype: 'BF16', shape: [300], data: pseudoRandomBytes(600, 2) },
+], { note: 'remote' });
+// A header longer than a small first read: many tensors with long names.
+const MANY = writeSafetensors(Array.from({ length: 400 }, (_, i) => ({
+  name: `model.layers.${i}.self_attn.q_proj.weight`, dtype: 'F16', shape: [4], data: pseudoRandomBytes(8, i + 3),
+})));
+
+let server;
+beforeAll(async () => { server = await startServer(); });
+afterAll(async () => { await server.close(); });
+beforeEach(() => {
+  server.files.clear();
+  server.files.set('/m.safetensors', { bytes: FILE, etag: '"v1"' });
+  server.files.set('/many.safetensors', { bytes: MANY, etag: '"m1"' });
+  server.log.length = 0;
+  server.answer = null;
+});
+
+async function rejection(promise) {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('reading over HTTP', () => {
+  test('one request opens a file whose header fits the first read; tensors equal the local ones', async () => {
+    const remote = await openSafetensors(server.url('/m.safetensors'));
+    expect(server.log).toHaveLength(1);
+    expect(server.log[0].range).toBe('bytes=0-262143');
+    const local = await openSafetensors(FILE);
+    expect(remote.tensors).toEqual(local.tensors);
+    expect(remote.metadata).toEqual(local.metadata);
+    for (const name of ['x', 'y']) {
+      expect(await remote.getTensor(name)).toEqual(await local.getTensor(name));
+    }
+    // The data of this small file came with the first read: no request more.
+    expect(server.log).toHaveLength(1);
+  });
+
+  test('two requests when the header is longer than the first read; reads ask only for their bytes', async () => {
+    const st = await openSafetensors(new URL(server.url('/many.safetensors')), { firstRead: 1024 });
+    expect(st.tensors).toHaveLength(400);
+    expect(server.log.map((r) => r.range)).toEqual(['bytes=0-1023', `bytes=1024-${8 + Number(new DataView(MANY.buffer).getBigUint64(0, true)) - 1}`]);
+    const t = st.tensors.at(-1);
+    const begin = MANY.byteLength - (st.tensors.at(-1).dataOffsets[1] - t.dataOffsets[0]);
+    await st.getTensor(t.name);
+    expect(server.log.at(-1).range).toBe(`bytes=${begin}-${MANY.byteLength - 1}`);
+  });
+
+  test('validate with scanData and hash over HTTP gives what the bytes give', async () => {
+    const url = server.url('/m.safetensors');
+    const remote = await validateSafetensors(url, { scanData: true, hash: true, firstRead: 64 });
+    const local = await validateSafetensors(FILE, { scanData: true, hash: true });
+    expect(remote).toEqual(local);
+    expect(remote.hashes.sha256).toBe(createHash('sha256').update(FILE).digest('hex'));
+  });
+
+  test('headers reach the server with every request', async () => {
+    const st = await openSafetensors(server.url('/m.safetensors'), { headers: { Authorization: 'Bearer t0k' }, firstRead: 16 });
+    await st.getTensor('y');
+    expect(server.log.length).toBeGreaterThan(1);
+    for (const r of server.log) expect(r.headers.authorization).toBe('Bearer t0k');
+  });
+
+  test('an empty file is the reference verdict, not a network error', async () => {
+    server.files.set('/empty.safetensors', { bytes: new Uint8Array(0), etag: '"e"' });
+    const error = await rejection(openSafetensors(server.url('/empty.safetensors')));
+    expect(error.code).toBe('HeaderTooSmall');
+  });
+});
+
+describe('server behaviours', () => {
+  test('a server that ignores Range: RangeNotSupported, and the transfer is stopped', async () => {
+    const big = new Uint8Array(64 << 20);
+    let sent = 0;
+    let closedEarly = false;
+    server.answer = (req, res) => {
+      res.writeHead(200, { 'Content-Length': big.byteLength });
+      const pump = () => {
+        while (sent < big.byteLength) {
+          const chunk = big.subarray(sent, sent + (1 << 20));
+          sent += chunk.byteLength;
+          if (!res.write(chunk)) return res.once('drain', pump);
+        }
+        res.end();
+      };
+      res.on('close', () => { closedEarly = sent < big.byteLength || !res.writableFinished; });
+      pump();
+      return true;
+    };
+    const error = await rejection(openSafetensors(server.url('/m.safetensors')));
+    expect(error).toBeInstanceOf(SafetensorsError);
+    expect(error.code).toBe('RangeNotSupported');
+    expect(error.message).toMatch(/byte ranges/);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(closedEarly).toBe(true);
+    expect(sent).toBeLessThan(big.byteLength);
+  });
+
+  test('a small file sent whole (200 with its length) is accepted', async () => {
+    server.answer = (req, res) => {
+      res.writeHead(200, { 'Content-Length': FILE.byteLength }).end(FILE);
+      return true;
+    };
+    const st = await openSafetensors(server.url('/m.safetensors'));
+    expect(st.tensors.map((t) => t.name)).toEqual(['x', 'y']);
+  });
+
+  test.each([[404, /check the URL/], [401, /token/], [403, /token/], [410, /410/]])('%i: HttpError with the status, asked once', async (status, hint) => {
+    server.answer = (req, res) => {
+      res.writeHead(status).end();
+      return true;
+    };
+    const error = await rejection(openSafetensors(server.url('/m.safetensors')));
+    expect(error.code).toBe('HttpError');
+    expect(error.status).toBe(status);
+    expect(error.message).toMatch(hint);
+    expect(server.log).toHaveLength(1);
+  });
+
+  test('5xx is retried with backoff, then succeeds; a lasting 5xx is an HttpError after 3 attempts', async () => {
+    let failures = 2;
+    server.answer = (req, res) => {
+      if (failures-- <= 0) return false;
+      res.writeHead(503).end();
+      return true;
+    };
+    const st = await openSafetensors(server.url('/m.safetensors'));
+    expect(st.tensors).toHaveLength(2);
+    expect(server.log).toHaveLength(3);
+    server.log.length = 0;
+    server.answer = (req, res) => {
+      res.writeHead(502).end();
+      return true;
+    };
+    const error = await rejection(openSafetensors(server.url('/m.safetensors')));
+    expect(error.code).toBe('HttpError');
+    expect(error.status).toBe(502);
+    expect(server.log).toHaveLength(3);
+  });
+
+  test('network failures are retried, then a ReadError that explains CORS', async () => {
+    let calls = 0;
+    const failing = async () => {
+      calls++;
+      throw new TypeError('fetch failed');
+    };
+    const error = await rejection(openSafetensors('https://example.invalid/m.safetensors', { fetch: failing }));
+    expect(error.code).toBe('ReadError');
+    expect(error.message).toMatch(/Access-Control-Allow-Origin/);
+    expect(error.message).toMatch(/Content-Range/);
+    expect(calls).toBe(3);
+  });
+
+  test('a file replaced on the server between requests: ReadError "changed on the server"', async () => {
+    const st = await openSafetensors(server.url('/m.safetensors'), { firstRead: 64 });
+    server.files.set('/m.safetensors', { bytes: FILE, etag: '"v2"' });
+    const byEtag = await rejection(st.getTensor('x'));
+    expect(byEtag.code).toBe('ReadError');
+    expect(byEtag.message).toMatch(/changed on the server/);
+    const longer = new Uint8Array(FILE.byteLength + 8);
+    longer.set(FILE);
+    server.files.set('/m.safetensors', { bytes: longer, etag: '"v1"' });
+    const bySize = await rejection(st.getTensor('x'));
+    expect(bySize.message).toMatch(/changed on the server/);
+  });
+
+  test('a compressed range and a short body are ReadErrors', async () => {
+    server.answer = (req, res) => {
+      res.writeHead(206, { 'Content-Range': `bytes 0-99/${FILE.byteLength}`, 'Content-Encoding': 'gzip' }).end(FILE.subarray(0, 100));
+      return true;
+    };
+    const compressed = await rejection(openSafetensors(server.url('/m.safetensors'), { firstRead: 100 }));
+    expect(compressed.code).toBe('ReadError');
+    expect(compressed.message).toMatch(/Content-Encoding/);
+    server.answer = (req, res) => {
+      res.writeHead(206, { 'Content-Range': `bytes 0-99/${FILE.byteLength}` });
+      res.write(FILE.subarray(0, 50));
+      setTimeout(() => res.destroy(), 20);
+      return true;
+    };
+    const short = await rejection(openSafetensors(server.url('/m.safetensors'), { firstRead: 100 }));
+    expect(short.code).toBe('ReadError');
+  });
+
+  test('a response that stalls ends when the signal aborts', async () => {
+    const st = await openSafetensors(server.url('/m.safetensors'), { firstRead: 64 });
+    server.answer = (req, res) => {
+      const [, start, end] = /bytes=(\d+)-(\d+)/.exec(req.headers.range).map(Number);
+      res.writeHead(206, { 'Content-Range': `bytes ${start}-${end}/${FILE.byteLength}` });
+      res.write(FILE.subarray(start, start + 6)); // then nothing
+      return true;
+    };
+    const controller = new AbortController();
+    const started = Date.now();
+    setTimeout(() => controller.abort(), 100);
+    const error = await rejection(st.getTensor('x', { signal: controller.signal }));
+    expect(error.name).toBe('AbortError');
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  test('not a URL: a TypeError that says what is accepted', async () => {
+    await expect(openSafetensors('/local/path.safetensors')).rejects.toThrow(TypeError);
+    await expect(openSafetensors(new URL('file:///x.safetensors'))).rejects.toThrow(/http/);
+  });
+});
