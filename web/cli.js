@@ -5,6 +5,7 @@
 import { open } from 'node:fs/promises';
 import { openSafetensors, validateSafetensors, SafetensorsError } from './index.js';
 import { cardLines, hashLines, printable } from './cli_text.js';
+import { isHttpUrl } from './http_source.js';
 
 const USAGE = `usage: safetensors-wasm validate [--json] [--scan-data] [--hash] FILE...
        safetensors-wasm inspect [--json] FILE
@@ -18,9 +19,14 @@ inspect   prints the model card (what the file is), then the verdict, findings, 
           the tensor table; --json prints { file, report, card, metadata, tensors }
 hash      prints each file's SHA-256 as sha256sum does, then AutoV2, AutoV3, AutoV1, the data
           section's SHA-256 and the check of every hash the metadata claims (exit 0 when all
-          files were read and no claim failed, 1 otherwise); --tensors adds each tensor's SHA-256`;
+          files were read and no claim failed, 1 otherwise); --tensors adds each tensor's SHA-256
 
+A FILE may be an http:// or https:// URL: it is read with Range requests (the header in
+one request when it fits in 256 KiB, tensors as needed), never downloaded whole.`;
+
+// A path is opened as a FileHandle; an http(s) URL is read by the library (Range requests).
 async function withFile(path, fn) {
+  if (isHttpUrl(path)) return fn(path);
   const handle = await open(path, 'r');
   try {
     return await fn(handle);

@@ -164,3 +164,28 @@ test('usage errors exit 2', async () => {
   expect((await run('hash', '--sha1', good)).code).toBe(2);
   expect((await run('inspect', good, good)).code).toBe(2);
 });
+
+test('http(s) arguments: validate, inspect and hash read the file through Range requests', async () => {
+  const { startServer } = await import('./http_server.js');
+  const server = await startServer();
+  try {
+    const bytes = readFileSync(good);
+    server.files.set('/good.safetensors', { bytes, etag: '"g"' });
+    const url = server.url('/good.safetensors');
+    const validated = await run('validate', '--json', url);
+    expect(validated.code).toBe(0);
+    expect(JSON.parse(validated.stdout)[0]).toMatchObject({ file: url, loadable: true });
+    const inspected = await run('inspect', url);
+    expect(inspected.code).toBe(0);
+    expect(inspected.stdout).toContain('w');
+    const hashed = await run('hash', url);
+    expect(hashed.code).toBe(0);
+    expect(hashed.stdout.split('\n')[0]).toBe(`${sha256(bytes)}  ${url}`);
+    for (const request of server.log) expect(request.range).toMatch(/^bytes=\d+-\d+$/);
+    const missing = await run('validate', '--json', server.url('/nope.safetensors'));
+    expect(missing.code).toBe(1);
+    expect(JSON.parse(missing.stdout)[0].findings[0]).toMatchObject({ code: 'HttpError' });
+  } finally {
+    await server.close();
+  }
+});
