@@ -45,8 +45,11 @@ export async function usage(file: Blob): Promise<number> {
     // @ts-expect-error codes are a closed set
     if (code === 'NoSuchCode') return 0;
   }
-  // @ts-expect-error a path is not a source
-  await openSafetensors('model.safetensors');
+  // A URL is a source, with options for its requests.
+  await openSafetensors('https://example.com/model.safetensors', { headers: { Authorization: 'Bearer t' }, firstRead: 1 << 16 });
+  await openSafetensors(new URL('https://example.com/model.safetensors'), { fetch: globalThis.fetch });
+  // @ts-expect-error firstRead is a number of bytes
+  await openSafetensors('https://example.com/model.safetensors', { firstRead: '64k' });
   // @ts-expect-error severities are a closed set
   const bad: Finding = { code: 'x', severity: 'fatal', message: '' };
   return params + begin + end + (exact?.length ?? 0) + (lr?.length ?? 0) + kinds.length + warnings.length + bad.message.length + same.tensors;
