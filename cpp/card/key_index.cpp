@@ -40,7 +40,8 @@ namespace {
 constexpr std::uint32_t kSignatureBits = 1u << 16;  // 8 KiB: a few hundred names leave it sparse
 }  // namespace
 
-NameSet::NameSet(const std::vector<std::string>& names) : bits_(kSignatureBits / 64), index_(names.size()) {
+NameSet::NameSet(const std::vector<std::string>& names)
+    : bits_(kSignatureBits / 64), index_(names.size()), size_(names.size()) {
   for (std::uint32_t i = 0; i < names.size(); ++i) {
     const std::uint32_t bit = signature_bit(names[i]);
     bits_[bit / 64] |= std::uint64_t{1} << (bit % 64);
@@ -48,10 +49,10 @@ NameSet::NameSet(const std::vector<std::string>& names) : bits_(kSignatureBits /
   }
 }
 
-bool NameSet::contains(std::string_view name) const {
+std::uint32_t NameSet::find(std::string_view name) const {
   const std::uint32_t bit = signature_bit(name);
-  if (!(bits_[bit / 64] >> (bit % 64) & 1)) return false;
-  return index_.find(name, UINT32_MAX) != UINT32_MAX;
+  if (!(bits_[bit / 64] >> (bit % 64) & 1)) return kAbsent;
+  return index_.find(name, kAbsent);
 }
 
 std::uint32_t NameSet::signature_bit(std::string_view name) {
@@ -72,9 +73,10 @@ void KeyIndex::add(std::string_view name, const std::vector<std::uint64_t>& shap
   ++count_;
   if (wanted_) {
     all_.push_back(IndexedKey{name, &shape});
-    if (!wanted_->contains(name)) return;
-    const auto next = static_cast<std::uint32_t>(found_keys_.size());
-    if (found_.find_or_add(name, next) == next) found_keys_.push_back(all_.back());
+    const std::uint32_t wanted = wanted_->find(name);
+    if (wanted != NameSet::kAbsent && found_[wanted] == NameSet::kAbsent) {
+      found_[wanted] = static_cast<std::uint32_t>(all_.size() - 1);
+    }
     return;
   }
   // Most names repeat a pattern already seen (every layer of a model): look up first, so
@@ -85,9 +87,9 @@ void KeyIndex::add(std::string_view name, const std::vector<std::uint64_t>& shap
 
 const IndexedKey* KeyIndex::find(std::string_view example) const {
   if (wanted_) {
-    if (wanted_->contains(example)) {
-      const std::uint32_t i = found_.find(example, UINT32_MAX);
-      return i == UINT32_MAX ? nullptr : &found_keys_[i];
+    if (const std::uint32_t wanted = wanted_->find(example); wanted != NameSet::kAbsent) {
+      const std::uint32_t i = found_[wanted];
+      return i == NameSet::kAbsent ? nullptr : &all_[i];
     }
     const auto it = std::find_if(all_.begin(), all_.end(), [&](const IndexedKey& k) { return k.name == example; });
     return it == all_.end() ? nullptr : &*it;

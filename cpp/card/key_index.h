@@ -35,14 +35,24 @@ class NameSet {
   /// @brief The set of `names` (which must outlive it).
   explicit NameSet(const std::vector<std::string>& names);
 
+  /// @brief Returned by find() for a name not in the set.
+  static constexpr std::uint32_t kAbsent = UINT32_MAX;
+
+  /// @brief The position of `name` in the names given (its first), or kAbsent.
+  std::uint32_t find(std::string_view name) const;
+
   /// @brief Whether `name` is one of the names.
-  bool contains(std::string_view name) const;
+  bool contains(std::string_view name) const { return find(name) != kAbsent; }
+
+  /// @brief The number of names given.
+  std::size_t size() const { return size_; }
 
  private:
   static std::uint32_t signature_bit(std::string_view name);
 
   std::vector<std::uint64_t> bits_;  // kSignatureBits bits
   FlatStringIndex index_;
+  std::size_t size_;
 };
 
 /// @brief Patterns of a set of names, each with its first name and shape. An exact index
@@ -57,7 +67,9 @@ class KeyIndex {
 
   /// @brief An exact index, fast for the names in `wanted` (which must outlive it);
   /// `expected`: about how many names will be added.
-  KeyIndex(const NameSet& wanted, std::size_t expected) : wanted_(&wanted) { all_.reserve(expected); }
+  KeyIndex(const NameSet& wanted, std::size_t expected) : wanted_(&wanted), found_(wanted.size(), NameSet::kAbsent) {
+    all_.reserve(expected);
+  }
 
   /// @brief Adds a name with its shape (both must outlive the index).
   void add(std::string_view name, const std::vector<std::uint64_t>& shape);
@@ -71,9 +83,8 @@ class KeyIndex {
  private:
   const NameSet* wanted_ = nullptr;                   // set: an exact index
   std::unordered_map<std::string, IndexedKey> keys_;  // by pattern
-  FlatStringIndex found_;                             // exact: wanted names seen -> index into found_keys_
-  std::vector<IndexedKey> found_keys_;
-  std::vector<IndexedKey> all_;  // exact: every name, for lookups of names not wanted
+  std::vector<std::uint32_t> found_;                  // exact: per wanted name, its index in all_ (or kAbsent)
+  std::vector<IndexedKey> all_;                       // exact: every name, for lookups of names not wanted
   std::size_t count_ = 0;
   std::string scratch_;  // the pattern of the name being added
 };
