@@ -16,7 +16,7 @@ const VERSION = 2;
  * @returns {{
  *   dtypes: { name: Dtype, index: number, bits: number, unitBytes: number, unitElements: number, storage: string }[],
  *   referenceErrors: (ReferenceErrorKind | null)[], referenceErrorSeverity: Severity,
- *   findingCodes: { name: FindingCode, severity: Severity }[],
+ *   findingCodes: { name: FindingCode, severity: Severity }[], findingSeverity: Map<FindingCode, Severity>,
  * }}
  * The names are the core's: tests/js/documented_codes.test.js checks index.d.ts lists them all.
  */
@@ -32,5 +32,6 @@ export function decodeCoreTables(bytes) {
   const severities = r.list(() => /** @type {Severity} */ (r.str()));
   const referenceErrorSeverity = severities[r.num()];
   const findingCodes = r.list(() => ({ name: /** @type {FindingCode} */ (r.str()), severity: severities[r.num()] }));
-  return { dtypes, referenceErrors, referenceErrorSeverity, findingCodes };
+  const findingSeverity = new Map(findingCodes.map((c) => [c.name, c.severity]));
+  return { dtypes, referenceErrors, referenceErrorSeverity, findingCodes, findingSeverity };
 }

@@ -54,18 +54,67 @@ export function parseContentRange(value) {
   return { start: number(m[1]), end: number(m[2]), total: number(m[3]) };
 }
 
+/**
+ * fetch() that retries network failures and 5xx answers (ATTEMPTS in all, with backoff),
+ * never 4xx; `count` is called before each attempt. The last 5xx response is returned.
+ */
+async function fetchRetrying(fetchFn, url, init, signal, count = () => {}) {
+  for (let attempt = 1; ; attempt++) {
+    signal?.throwIfAborted();
+    let response;
+    try {
+      count();
+      response = await fetchFn(url, { ...init, signal });
+    } catch (cause) {
+      if (signal?.aborted) throw signal.reason;
+      if (attempt < ATTEMPTS) {
+        await sleep(BACKOFF_MS * 2 ** (attempt - 1), signal);
+        continue;
+      }
+      throw readError(`could not fetch ${url} (${ATTEMPTS} attempts): ${errorText(cause)}; ${CORS_HINT}`, cause);
+    }
+    if (response.status >= 500 && attempt < ATTEMPTS) {
+      await response.body?.cancel().catch(() => {});
+      await sleep(BACKOFF_MS * 2 ** (attempt - 1), signal);
+      continue;
+    }
+    return response;
+  }
+}
+
+/** Options shared by every request: the fetch to use and headers as a plain object. */
+function requestOptions({ fetch: fetchFn = globalThis.fetch, headers = {} }) {
+  if (typeof fetchFn !== 'function') throw new TypeError('options.fetch must be a function (this runtime has no global fetch)');
+  if (headers === null || typeof headers !== 'object') throw new TypeError('options.headers must be an object or a Headers');
+  /** @type {Record<string, string>} */
+  const plain = {}; // from a Headers, an object or entries
+  new Headers(/** @type {HeadersInit} */ (headers)).forEach((value, key) => {
+    plain[key] = value;
+  });
+  return { fetchFn, headers: plain };
+}
+
+/** One read of a response body that gives up after IDLE_TIMEOUT_MS of silence. */
+async function readOrIdle(reader, url) {
+  let timer;
+  const idle = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(readError(`${url} sent nothing for ${IDLE_TIMEOUT_MS / 1000} s; the read was given up`)), IDLE_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([reader.read(), idle]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 class Remote {
-  constructor(url, { fetch: fetchFn = globalThis.fetch, headers = {}, firstRead = FIRST_READ_BYTES }) {
-    if (typeof fetchFn !== 'function') throw new TypeError('options.fetch must be a function (this runtime has no global fetch)');
-    if (headers === null || typeof headers !== 'object') throw new TypeError('options.headers must be an object or a Headers');
+  constructor(url, options) {
+    const { firstRead = FIRST_READ_BYTES } = options;
     if (!Number.isSafeInteger(firstRead) || firstRead < 8) throw new TypeError('options.firstRead must be an integer of at least 8');
+    const { fetchFn, headers } = requestOptions(options);
     this.url = url;
     this.fetch = fetchFn;
-    /** @type {Record<string, string>} */
-    this.headers = {}; // from a Headers, an object or entries
-    new Headers(/** @type {HeadersInit} */ (headers)).forEach((value, key) => {
-      this.headers[key] = value;
-    });
+    this.headers = headers;
     this.firstRead = firstRead;
     this.size = -1; // known after the first response
     this.etag = null;
@@ -77,27 +126,9 @@ class Remote {
    * network failures. `first`: the size is not known yet.
    */
   async request(start, end, signal, first = false) {
-    for (let attempt = 1; ; attempt++) {
-      signal?.throwIfAborted();
-      let response;
-      try {
-        this.requests++;
-        response = await this.fetch(this.url, { headers: { ...this.headers, Range: `bytes=${start}-${end}` }, signal });
-      } catch (cause) {
-        if (signal?.aborted) throw signal.reason;
-        if (attempt < ATTEMPTS) {
-          await sleep(BACKOFF_MS * 2 ** (attempt - 1), signal);
-          continue;
-        }
-        throw readError(`could not fetch ${this.url} (${ATTEMPTS} attempts): ${errorText(cause)}; ${CORS_HINT}`, cause);
-      }
-      if (response.status >= 500 && attempt < ATTEMPTS) {
-        await response.body?.cancel().catch(() => {});
-        await sleep(BACKOFF_MS * 2 ** (attempt - 1), signal);
-        continue;
-      }
-      return this.checked(response, start, end, first);
-    }
+    const init = { headers: { ...this.headers, Range: `bytes=${start}-${end}` } };
+    const response = await fetchRetrying(this.fetch, this.url, init, signal, () => this.requests++);
+    return this.checked(response, start, end, first);
   }
 
   async checked(response, start, end, first) {
@@ -174,19 +205,13 @@ async function* bodyChunks(remote, response, length, signal) {
   let finished = false;
   try {
     while (received < length) {
-      let timer;
-      const idle = new Promise((_, reject) => {
-        timer = setTimeout(() => reject(readError(`${remote.url} sent nothing for ${IDLE_TIMEOUT_MS / 1000} s; the read was given up`)), IDLE_TIMEOUT_MS);
-      });
       let step;
       try {
-        step = await Promise.race([reader.read(), idle]);
+        step = await readOrIdle(reader, remote.url);
       } catch (cause) {
         if (signal?.aborted) throw signal.reason;
         if (cause instanceof SafetensorsError) throw cause;
         throw readError(`reading ${remote.url} failed after ${received} of ${length} bytes: ${errorText(cause)}`, cause);
-      } finally {
-        clearTimeout(timer);
       }
       if (step.done) break;
       const chunk = step.value;
@@ -258,4 +283,61 @@ export async function fromUrl(url, options = {}) {
       return out;
     },
   };
+}
+
+/**
+ * The whole body of a GET of `url` (no Range), for small files such as an index.json:
+ * retries as for ranges; 4xx is HttpError; a body over `limit` bytes is stopped and
+ * `tooLarge(bytes)` thrown.
+ * @param {string} url
+ * @param {{ fetch?: typeof fetch, headers?: HeadersInit, signal?: AbortSignal }} options
+ * @param {number} limit
+ * @param {(bytes: number) => Error} tooLarge
+ * @returns {Promise<Uint8Array>}
+ */
+export async function fetchWhole(url, options, limit, tooLarge) {
+  const { fetchFn, headers } = requestOptions(options);
+  const { signal } = options;
+  const response = await fetchRetrying(fetchFn, url, { headers }, signal);
+  if (!response.ok) {
+    response.body?.cancel().catch(() => {});
+    if (response.status >= 400) throw httpError(url, response.status, response.statusText);
+    throw readError(`${url} answered ${response.status}`);
+  }
+  const declared = Number(response.headers.get('content-length') ?? 0);
+  if (declared > limit) {
+    response.body?.cancel().catch(() => {});
+    throw tooLarge(declared);
+  }
+  if (!response.body) return new Uint8Array(0);
+  const reader = response.body.getReader();
+  const parts = [];
+  let received = 0;
+  let finished = false;
+  try {
+    for (;;) {
+      let step;
+      try {
+        step = await readOrIdle(reader, url);
+      } catch (cause) {
+        if (signal?.aborted) throw signal.reason;
+        if (cause instanceof SafetensorsError) throw cause;
+        throw readError(`reading ${url} failed after ${received} bytes: ${errorText(cause)}`, cause);
+      }
+      if (step.done) break;
+      received += step.value.byteLength;
+      if (received > limit) throw tooLarge(received);
+      parts.push(step.value);
+    }
+    finished = true;
+  } finally {
+    if (!finished) reader.cancel().catch(() => {});
+  }
+  const out = new Uint8Array(received);
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.byteLength;
+  }
+  return out;
 }

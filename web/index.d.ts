@@ -43,7 +43,9 @@ export type FindingCode =
   | 'HeaderNotPadded' | 'MisalignedTensor' | 'HugeTensor' | 'EmptyTensor' | 'ManyScalarTensors'
   | 'UnlabeledIntegerWeights' | 'UnknownMetadataKey' | 'UnusualFormat' | 'LargeMetadataValue'
   | 'LeadingWhitespace' | 'OversizedHeader' | 'NonFiniteValues' | 'AllZeroTensor'
-  | 'EmbeddedHashMismatch';
+  | 'EmbeddedHashMismatch'
+  | 'IndexTensorMissing' | 'UnindexedTensor' | 'TensorInSeveralShards' | 'ShardMissing' | 'ShardNotLoadable'
+  | 'UnsafeShardName' | 'IndexTotalSizeMismatch' | 'ShardNotReferenced';
 
 export interface Finding {
   /** Stable identifier: a reference error kind or one of ours, e.g. "DuplicateTensorName". */
@@ -53,6 +55,8 @@ export interface Finding {
   message: string;
   /** The tensor concerned, when there is one. */
   tensor?: string;
+  /** Sharded models: the shard concerned, when there is one. */
+  shard?: string;
 }
 
 export interface TensorInfo {
@@ -349,6 +353,71 @@ export function validateSafetensors(source: SafetensorsSource, options: Validate
 export function validateSafetensors(source: ByteReader, options?: ValidateOptions): Promise<ValidationReport>;
 export function validateSafetensors(source: SafetensorsSource, options?: ValidateOptions): Promise<ValidationReport>;
 
+export interface IndexOptions {
+  signal?: AbortSignal;
+  /** For http(s) URLs (the index and its shards): the fetch to use. */
+  fetch?: typeof fetch;
+  /** For http(s) URLs: headers sent with every request, e.g. `{ Authorization: 'Bearer <token>' }`. */
+  headers?: HeadersInit;
+  /** For http(s) shards: bytes asked for by each shard's first request (default 262,144). */
+  firstRead?: number;
+  /** Shards opened at once (default 8). */
+  concurrency?: number;
+  /** Called after each shard is opened (or found missing). */
+  onProgress?: (shardsDone: number, shardsTotal: number) => void;
+}
+
+/** One picked file of a sharded model: what openSafetensorsIndex may be given in a browser. */
+export type PickedFiles = FileList | File[];
+
+/** Where a sharded model comes from. */
+export type IndexSource =
+  | string
+  | URL
+  | PickedFiles
+  | { index: object | string | Blob | Uint8Array; resolve(shardName: string): SafetensorsSource | Promise<SafetensorsSource> };
+
+export interface ShardTensorInfo extends TensorInfo {
+  /** The shard file that holds it (as the index names it). */
+  shard: string;
+}
+
+export interface ShardInfo {
+  name: string;
+  /** The shard's own verdict (for a shard that could not be read: one finding saying why). */
+  report: ValidationReport;
+  /** Its tensors (empty when it was not read). */
+  tensors: TensorInfo[];
+}
+
+export interface ShardedModel {
+  /** Every tensor: the index's, in its order, each from the shard the index names; then tensors only the shards hold. */
+  tensors: ShardTensorInfo[];
+  /** The index's metadata (total_size, total_parameters, …), or null. */
+  metadata: Record<string, unknown> | null;
+  /** The shards in the index's order (without an index: every .safetensors file, by name). */
+  shards: ShardInfo[];
+  /** Shards that cannot be used (ShardMissing, ShardNotLoadable, UnsafeShardName), then the cross-shard findings. */
+  findings: Finding[];
+  /** No finding is an error: every shard loads and the index matches them. */
+  loadable: boolean;
+  /** Reads a tensor from its shard (same options and errors as SafetensorsFile.getTensor). */
+  getTensor(name: string, options?: GetTensorOptions<'native'>): Promise<TensorArray>;
+  getTensor(name: string, options: GetTensorOptions<'float32'>): Promise<Float32Array>;
+  getTensor(name: string, options: GetTensorOptions<'raw'>): Promise<Uint8Array>;
+  getTensor(name: string, options?: GetTensorOptions): Promise<TensorArray>;
+  /** One model card for the whole model, from every shard's tensors (reads nothing more). */
+  describe(options?: { signal?: AbortSignal }): Promise<ModelCard>;
+}
+
+/**
+ * Opens a sharded checkpoint: the URL of a `*.safetensors.index.json` (shards resolved next to
+ * it), picked files (a folder or several files: the index and its shards; without an index,
+ * every .safetensors file is a shard), a path in Node (an index or a folder), or
+ * `{ index, resolve }`. Rejects with "InvalidIndex" only when the index cannot be used.
+ */
+export function openSafetensorsIndex(source: IndexSource, options?: IndexOptions): Promise<ShardedModel>;
+
 /**
  * Every `code` a SafetensorsError can have (README, "Errors"): a reference error kind for a
  * rejected file, or one of the package's own.
@@ -363,7 +432,11 @@ export type ErrorCode =
   | 'InternalError'
   | 'InitError'
   | 'HttpError'
-  | 'RangeNotSupported';
+  | 'RangeNotSupported'
+  | 'InvalidIndex'
+  | 'ShardMissing'
+  | 'ShardNotLoadable'
+  | 'UnsafeShardName';
 
 export class SafetensorsError extends Error {
   constructor(code: ErrorCode, message: string, details?: { tensor?: string; findings?: Finding[]; report?: ValidationReport; cause?: unknown });

@@ -11,6 +11,7 @@ import { readRanges } from './heap_stream.js';
 import { throwIfAborted } from './abort.js';
 import { openHashPass } from './hash_pass.js';
 import { checkEmbeddedHashes } from './hash_checks.js';
+import { openShardedModel } from './sharded_model.js';
 
 export { SafetensorsError, initSafetensors };
 
@@ -92,7 +93,7 @@ async function hashSource(core, source, plan, claims, options, scan = null) {
     if (scan) await scan(pass);
     else await readRanges(source, pass.ranges, options, (chunk, at) => pass.push(chunk, at));
     const hashes = await pass.finish();
-    const severity = core.tables.findingCodes.find((c) => c.name === 'EmbeddedHashMismatch')?.severity ?? 'warning';
+    const severity = core.tables.findingSeverity.get('EmbeddedHashMismatch') ?? 'warning';
     return { ...hashes, ...checkEmbeddedHashes(claims, hashes, plan.size, severity) };
   } finally {
     pass.close();
@@ -240,4 +241,16 @@ export async function validateSafetensors(input, options = {}) {
   if (wantScan) out.dataScan = scan?.dataScan ?? null;
   if (hashes) out.hashes = hashes;
   return out;
+}
+
+/**
+ * Opens a sharded checkpoint (an index.json and its shards) as one model: every shard's
+ * header is read (a few at a time), the index checked against them, tensors routed to
+ * their shards. Throws only when the index itself cannot be read; a broken model gets findings.
+ * @param {unknown} source an index URL, picked files, a path (Node) or { index, resolve }
+ * @param {import('./index.js').IndexOptions} [options]
+ * @returns {Promise<import('./index.js').ShardedModel>}
+ */
+export async function openSafetensorsIndex(source, options = {}) {
+  return openShardedModel(source, checkOptions(options), openSafetensors);
 }

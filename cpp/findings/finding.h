@@ -14,7 +14,7 @@ namespace safetensors {
 
 /// @brief How much a finding matters.
 enum class Severity : std::uint8_t {
-  Error,    ///< the reference loader rejects the file
+  Error,    ///< the reference loader rejects the file (or a sharded model: cannot load it whole)
   Warning,  ///< loadable, but likely wrong or unsafe to rely on
   Info,     ///< loadable and fine, worth knowing
 };
@@ -46,6 +46,15 @@ enum class FindingCode : std::uint8_t {
   NonFiniteValues,          ///< the data scan found NaN or infinities
   AllZeroTensor,            ///< the data scan found a tensor of zeros
   EmbeddedHashMismatch,     ///< a hash in the metadata differs from the file's (hashing, in JS)
+  // Sharded checkpoints (an index.json and its shards), found in JS (web/shard_checks.js):
+  IndexTensorMissing,      ///< the index maps a tensor to a shard that does not hold it
+  UnindexedTensor,         ///< a shard holds a tensor the index does not name
+  TensorInSeveralShards,   ///< two shards hold a tensor of the same name
+  ShardMissing,            ///< a shard the index lists could not be read or was not picked
+  ShardNotLoadable,        ///< the reference loader rejects a shard
+  UnsafeShardName,         ///< a shard name leaves the index's folder (never read)
+  IndexTotalSizeMismatch,  ///< metadata.total_size is not the tensors' summed bytes
+  ShardNotReferenced,      ///< a picked .safetensors file no index entry names
 };
 
 /// @brief A code's stable name and its severity.
@@ -55,7 +64,7 @@ struct FindingCodeInfo {
 };
 
 /// @brief Number of FindingCode values.
-inline constexpr int kFindingCodeCount = 19;
+inline constexpr int kFindingCodeCount = 27;
 
 /// @brief The table, indexed by FindingCode.
 inline constexpr std::array<FindingCodeInfo, kFindingCodeCount> kFindingCodes{{
@@ -78,6 +87,14 @@ inline constexpr std::array<FindingCodeInfo, kFindingCodeCount> kFindingCodes{{
     {"NonFiniteValues", Severity::Warning},
     {"AllZeroTensor", Severity::Info},
     {"EmbeddedHashMismatch", Severity::Warning},
+    {"IndexTensorMissing", Severity::Error},
+    {"UnindexedTensor", Severity::Warning},
+    {"TensorInSeveralShards", Severity::Error},
+    {"ShardMissing", Severity::Error},
+    {"ShardNotLoadable", Severity::Error},
+    {"UnsafeShardName", Severity::Error},
+    {"IndexTotalSizeMismatch", Severity::Warning},
+    {"ShardNotReferenced", Severity::Info},
 }};
 
 /// @brief The row of `code`.

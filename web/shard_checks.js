@@ -1,0 +1,118 @@
+// The checks across the shards of one model: which shard holds each tensor the index names,
+// and what does not fit (README, "Findings": IndexTensorMissing, UnindexedTensor,
+// TensorInSeveralShards, IndexTotalSizeMismatch). Findings of one code and shard are
+// aggregated into one (the count and the first names), so a broken index of 500,000 entries
+// still gives a short list.
+
+/** Names quoted in an aggregated finding's message. */
+const NAMES_SHOWN = 3;
+
+/** @typedef {import('./index.js').TensorInfo} TensorInfo */
+/** @typedef {import('./index.js').Finding} Finding */
+/** @typedef {TensorInfo & { shard: string }} ShardTensor */
+
+/** Collects names per (code, shard) and turns each group into one finding. */
+class Groups {
+  constructor() {
+    /** @type {Map<string, { code: string, shard: string, names: string[], count: number, text: (group: any) => string }>} */
+    this.groups = new Map();
+  }
+
+  add(code, shard, name, text) {
+    const key = `${code}\u0000${shard}`;
+    let group = this.groups.get(key);
+    if (!group) this.groups.set(key, (group = { code, shard, names: [], count: 0, text }));
+    group.count++;
+    if (group.names.length < NAMES_SHOWN) group.names.push(name);
+  }
+
+  /** @param {(code: string) => Finding['severity']} severity */
+  findings(severity) {
+    return [...this.groups.values()].map((g) => ({ code: g.code, severity: severity(g.code), message: g.text(g), tensor: g.names[0], shard: g.shard }));
+  }
+}
+
+/** "a", "b", "c" and 4 more */
+function someNames({ names, count }) {
+  const quoted = names.map((n) => JSON.stringify(n)).join(', ');
+  return count > names.length ? `${quoted} and ${count - names.length} more` : quoted;
+}
+
+const tensorsText = (count) => (count === 1 ? '1 tensor' : `${count} tensors`);
+
+/**
+ * Matches the index against what the shards hold.
+ * @param {import('./shard_index.js').ShardIndex | null} index null: no index, every shard is part of the model
+ * @param {{ name: string, tensors: TensorInfo[] | null }[]} shards the index's shards in its order (then any
+ *   others); `tensors` null for a shard that was not read (missing, unsafe, rejected): its own finding covers it
+ * @param {(code: string) => Finding['severity']} severity
+ * @returns {{ tensors: ShardTensor[], byName: Map<string, ShardTensor>, findings: Finding[] }}
+ *   tensors: the index's tensors in its order, then tensors only the shards name, in shard order
+ */
+export function checkShards(index, shards, severity) {
+  const groups = new Groups();
+  /** Each name's tensor in the first shard that holds it; `also` lists further holders. */
+  /** @type {Map<string, { tensor: TensorInfo, shard: number, also: { tensor: TensorInfo, shard: number }[] | null, listed: boolean }>} */
+  const held = new Map();
+  for (let s = 0; s < shards.length; s++) {
+    for (const tensor of shards[s].tensors ?? []) {
+      const first = held.get(tensor.name);
+      if (first === undefined) {
+        held.set(tensor.name, { tensor, shard: s, also: null, listed: false });
+        continue;
+      }
+      (first.also ??= []).push({ tensor, shard: s });
+      groups.add('TensorInSeveralShards', shards[s].name, tensor.name, (g) =>
+        `shard ${JSON.stringify(g.shard)} holds ${tensorsText(g.count)} that an earlier shard holds too (${someNames(g)}); which copy a loader keeps depends on its order`);
+    }
+  }
+  /** @type {ShardTensor[]} */
+  const tensors = [];
+  /** @type {Map<string, ShardTensor>} */
+  const byName = new Map();
+  const take = (/** @type {TensorInfo} */ tensor, /** @type {number} */ s) => {
+    const merged = { ...tensor, shard: shards[s].name };
+    tensors.push(merged);
+    byName.set(tensor.name, merged);
+  };
+  if (index) {
+    const { names, shardOf } = index;
+    for (let i = 0; i < names.length; i++) {
+      const s = shardOf[i];
+      if (shards[s].tensors === null) continue;
+      const name = names[i];
+      const entry = held.get(name);
+      const copy = entry === undefined ? undefined : entry.shard === s ? entry : entry.also?.find((a) => a.shard === s);
+      if (entry !== undefined && copy !== undefined) {
+        entry.listed = true;
+        take(copy.tensor, s);
+        continue;
+      }
+      groups.add('IndexTensorMissing', shards[s].name, name, (g) =>
+        `the index maps ${tensorsText(g.count)} to shard ${JSON.stringify(g.shard)}, which does not hold ${g.count === 1 ? 'it' : 'them'}: ${someNames(g)}; loading the model fails or leaves ${g.count === 1 ? 'it' : 'them'} uninitialised`);
+    }
+  }
+  // What the index does not name in its shard (a tensor it maps to another shard counts here too).
+  for (const [name, entry] of held) {
+    if (entry.listed) continue;
+    take(entry.tensor, entry.shard);
+    if (index) {
+      groups.add('UnindexedTensor', shards[entry.shard].name, name, (g) =>
+        `shard ${JSON.stringify(g.shard)} holds ${tensorsText(g.count)} the index does not name (${someNames(g)}); loaders that follow the index never see ${g.count === 1 ? 'it' : 'them'}`);
+    }
+  }
+  /** @type {Finding[]} */
+  const findings = groups.findings(severity);
+  const totalSize = index?.metadata?.total_size;
+  if (typeof totalSize === 'number' && shards.every((s) => s.tensors !== null)) {
+    const bytes = tensors.reduce((sum, t) => sum + t.byteLength, 0);
+    if (bytes !== totalSize) {
+      findings.push({
+        code: 'IndexTotalSizeMismatch',
+        severity: severity('IndexTotalSizeMismatch'),
+        message: `the index's metadata.total_size is ${totalSize} bytes, but the tensors hold ${bytes}; the index was written for other shards, or edited`,
+      });
+    }
+  }
+  return { tensors, byName, findings };
+}

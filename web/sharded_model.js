@@ -1,0 +1,142 @@
+// A sharded checkpoint as one model: its index, every shard opened (a few at a time), the
+// checks across shards, and getTensor/describe over the whole.
+import { initSafetensors } from './core.js';
+import { SafetensorsError, errorText } from './errors.js';
+import { throwIfAborted } from './abort.js';
+import { analyzeHeader } from './read_header.js';
+import { moduleTree } from './header_table.js';
+import { locateModel } from './shard_sources.js';
+import { unsafeShardReason } from './shard_index.js';
+import { checkShards } from './shard_checks.js';
+
+/** Shards opened at once unless `concurrency` says otherwise. */
+export const SHARD_CONCURRENCY = 8;
+
+/** @typedef {import('./index.js').Finding} Finding */
+/** @typedef {import('./index.js').SafetensorsFile} SafetensorsFile */
+
+/**
+ * Opens one shard: its file, or why it cannot be had (a finding of the model).
+ * @returns {Promise<{ file: SafetensorsFile | null, report: import('./index.js').ValidationReport, problem: Finding | null }>}
+ */
+async function openShard(name, files, options, severity, openSafetensors) {
+  const fail = (/** @type {string} */ code, /** @type {string} */ message, /** @type {import('./index.js').ValidationReport | null} */ report = null) => {
+    const problem = { code, severity: severity(code), message, shard: name };
+    return { file: null, report: report ?? { loadable: false, referenceError: null, findings: [problem], tensors: 0 }, problem };
+  };
+  const unsafe = unsafeShardReason(name);
+  if (unsafe !== null) return fail('UnsafeShardName', `the index names shard ${JSON.stringify(name)}, which was not read: ${unsafe}`);
+  try {
+    const source = await files.resolve(name);
+    const file = await openSafetensors(source, options);
+    return { file, report: file.report, problem: null };
+  } catch (error) {
+    if (options.signal?.aborted) throw options.signal.reason;
+    if (error instanceof TypeError) throw error; // a resolve() that gives no source is a bug to see
+    if (error instanceof SafetensorsError && error.report) {
+      const { referenceError } = error.report;
+      return fail('ShardNotLoadable', `the reference loader rejects shard ${JSON.stringify(name)} (${referenceError}): ${error.message}`, error.report);
+    }
+    return fail('ShardMissing', `shard ${JSON.stringify(name)} cannot be read: ${errorText(error)}`);
+  }
+}
+
+/** Runs `task(i)` for i in [0, count), at most `limit` at once; resolves to the results in order. */
+async function pooled(count, limit, task) {
+  const results = new Array(count);
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const i = next++;
+      results[i] = await task(i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, count) }, worker));
+  return results;
+}
+
+/**
+ * A header text holding every tensor of the model (offsets laid end to end), for the core to
+ * build one model card from: what the card says depends on names, dtypes and shapes only.
+ * @param {import('./shard_checks.js').ShardTensor[]} tensors
+ * @param {Record<string, string> | null} metadata
+ */
+function mergedHeader(tensors, metadata) {
+  const entries = metadata ? [`"__metadata__":${JSON.stringify(metadata)}`] : [];
+  let at = 0;
+  for (const t of tensors) {
+    const shape = (t.exactShape ?? t.shape).join(',');
+    entries.push(`${JSON.stringify(t.name)}:{"dtype":"${t.dtype}","shape":[${shape}],"data_offsets":[${at},${at + t.byteLength}]}`);
+    at += t.byteLength;
+  }
+  const header = new TextEncoder().encode(`{${entries.join(',')}}`);
+  const prefix = new Uint8Array(8);
+  new DataView(prefix.buffer).setBigUint64(0, BigInt(header.byteLength), true);
+  return { parts: [prefix, header], size: 8 + header.byteLength + at };
+}
+
+/**
+ * @param {unknown} source
+ * @param {import('./index.js').IndexOptions} options
+ * @param {typeof import('./index.js').openSafetensors} openSafetensors
+ * @returns {Promise<import('./index.js').ShardedModel>}
+ */
+export async function openShardedModel(source, options, openSafetensors) {
+  const { signal, onProgress, concurrency = SHARD_CONCURRENCY, fetch, headers, firstRead } = options;
+  if (!Number.isSafeInteger(concurrency) || concurrency < 1) throw new TypeError('options.concurrency must be a positive integer');
+  throwIfAborted(signal);
+  const files = await locateModel(source, { fetch, headers, signal });
+  const core = await initSafetensors();
+  const severity = (/** @type {any} */ code) => core.tables.findingSeverity.get(code) ?? 'error';
+  const shardOptions = { fetch, headers, signal, firstRead };
+  let done = 0;
+  const opened = await pooled(files.shards.length, concurrency, async (i) => {
+    const shard = await openShard(files.shards[i], files, shardOptions, severity, openSafetensors);
+    onProgress?.(++done, files.shards.length);
+    return shard;
+  });
+  throwIfAborted(signal);
+  const checked = checkShards(files.index, files.shards.map((name, i) => ({ name, tensors: opened[i].file?.tensors ?? null })), severity);
+  /** @type {Finding[]} */
+  const findings = [];
+  for (const shard of opened) if (shard.problem) findings.push(shard.problem);
+  findings.push(...checked.findings);
+  for (const name of files.unreferenced) {
+    findings.push({ code: 'ShardNotReferenced', severity: severity('ShardNotReferenced'), message: `${JSON.stringify(name)} is next to the index, but no index entry names it; it is not part of the model`, shard: name });
+  }
+  const shards = files.shards.map((name, i) => ({ name, report: opened[i].report, tensors: opened[i].file?.tensors ?? [] }));
+  const fileOf = new Map(files.shards.map((name, i) => [name, opened[i].file]));
+  const firstMetadata = opened.find((s) => s.file)?.file?.metadata ?? null;
+  /** @type {Map<string, number> | null} index name -> shard position, built on the first miss */
+  let indexed = null;
+  const notFound = (/** @type {string} */ name) => {
+    if (files.index) {
+      const { names, shardOf } = files.index;
+      indexed ??= new Map(names.map((n, i) => [n, shardOf[i]]));
+      const problem = opened[indexed.get(name) ?? -1]?.problem;
+      if (problem) return new SafetensorsError(problem.code, `tensor ${JSON.stringify(name)} cannot be read: ${problem.message}`, { tensor: name });
+    }
+    const some = checked.tensors.slice(0, 3).map((t) => JSON.stringify(t.name)).join(', ');
+    return new SafetensorsError('TensorNotFound', `no tensor named ${JSON.stringify(name)} in this model's shards; it has ${checked.tensors.length}${some ? `, e.g. ${some}` : ''}`, { tensor: name });
+  };
+  return {
+    tensors: checked.tensors,
+    metadata: files.index?.metadata ?? null,
+    shards,
+    findings,
+    loadable: findings.every((f) => f.severity !== 'error'),
+    async getTensor(name, tensorOptions = {}) {
+      const tensor = checked.byName.get(name);
+      if (tensor === undefined) throw notFound(name);
+      const file = /** @type {SafetensorsFile} */ (fileOf.get(tensor.shard));
+      return /** @type {any} */ (file.getTensor(name, tensorOptions));
+    },
+    async describe(describeOptions = {}) {
+      throwIfAborted(describeOptions.signal);
+      const { parts, size } = mergedHeader(checked.tensors, firstMetadata);
+      const { card } = analyzeHeader(await initSafetensors(), parts, size, true);
+      if (card === null) throw new SafetensorsError('InternalError', 'the core built no model card for the merged header of a sharded model');
+      return { ...JSON.parse(card.json), modules: moduleTree(card.modules) };
+    },
+  };
+}
