@@ -359,7 +359,7 @@ export interface IndexOptions {
   fetch?: typeof fetch;
   /** For http(s) URLs: headers sent with every request, e.g. `{ Authorization: 'Bearer <token>' }`. */
   headers?: HeadersInit;
-  /** For http(s) shards: bytes asked for by each shard's first request (default 262,144). */
+  /** For http(s) shards: bytes asked for by each shard's first request (default: its header's likely size from the index, at most 262,144). */
   firstRead?: number;
   /** Shards opened at once (default 8). */
   concurrency?: number;
@@ -386,8 +386,8 @@ export interface ShardInfo {
   name: string;
   /** The shard's own verdict (for a shard that could not be read: one finding saying why). */
   report: ValidationReport;
-  /** Its tensors (empty when it was not read). */
-  tensors: TensorInfo[];
+  /** Its tensors in data order (empty when it was not read). */
+  tensors: ShardTensorInfo[];
 }
 
 export interface ShardedModel {

@@ -46,46 +46,55 @@ const tensorsText = (count) => (count === 1 ? '1 tensor' : `${count} tensors`);
  * @param {{ name: string, tensors: TensorInfo[] | null }[]} shards the index's shards in its order (then any
  *   others); `tensors` null for a shard that was not read (missing, unsafe, rejected): its own finding covers it
  * @param {(code: string) => Finding['severity']} severity
- * @returns {{ tensors: ShardTensor[], byName: Map<string, ShardTensor>, findings: Finding[] }}
+ * @returns {{ tensors: ShardTensor[], findings: Finding[] }}
  *   tensors: the index's tensors in its order, then tensors only the shards name, in shard order
  */
 export function checkShards(index, shards, severity) {
   const groups = new Groups();
-  /** Each name's tensor in the first shard that holds it; `also` lists further holders. */
-  /** @type {Map<string, { tensor: TensorInfo, shard: number, also: { tensor: TensorInfo, shard: number }[] | null, listed: boolean }>} */
+  // Every tensor of every shard gets a number: tensor k of shard s is base[s] + k. Numbers,
+  // typed arrays and one Map keep this fast at 500,000 tensors (no object per tensor).
+  const base = new Float64Array(shards.length + 1);
+  for (let s = 0; s < shards.length; s++) base[s + 1] = base[s] + (shards[s].tensors?.length ?? 0);
+  const total = base[shards.length];
+  const shardOfId = new Uint32Array(total);
+  const tensorOf = (/** @type {number} */ id) => /** @type {TensorInfo[]} */ (shards[shardOfId[id]].tensors)[id - base[shardOfId[id]]];
+  /** @type {Map<string, number>} each name's first holder */
   const held = new Map();
-  for (let s = 0; s < shards.length; s++) {
-    for (const tensor of shards[s].tensors ?? []) {
+  /** @type {Map<string, number[]>} the further holders of names held twice or more */
+  const copies = new Map();
+  const isCopy = new Uint8Array(total);
+  for (let s = 0, id = 0; s < shards.length; s++) {
+    const shard = shards[s].name;
+    for (const tensor of /** @type {ShardTensor[]} */ (shards[s].tensors ?? [])) {
+      tensor.shard = shard; // the shard's own objects: no copy of 500,000 of them
+      shardOfId[id] = s;
       const first = held.get(tensor.name);
-      if (first === undefined) {
-        held.set(tensor.name, { tensor, shard: s, also: null, listed: false });
-        continue;
+      if (first === undefined) held.set(tensor.name, id);
+      else {
+        isCopy[id] = 1;
+        copies.set(tensor.name, [...(copies.get(tensor.name) ?? []), id]);
+        groups.add('TensorInSeveralShards', shards[s].name, tensor.name, (g) =>
+          `shard ${JSON.stringify(g.shard)} holds ${tensorsText(g.count)} that an earlier shard holds too (${someNames(g)}); which copy a loader keeps depends on its order`);
       }
-      (first.also ??= []).push({ tensor, shard: s });
-      groups.add('TensorInSeveralShards', shards[s].name, tensor.name, (g) =>
-        `shard ${JSON.stringify(g.shard)} holds ${tensorsText(g.count)} that an earlier shard holds too (${someNames(g)}); which copy a loader keeps depends on its order`);
+      id++;
     }
   }
   /** @type {ShardTensor[]} */
   const tensors = [];
-  /** @type {Map<string, ShardTensor>} */
-  const byName = new Map();
-  const take = (/** @type {TensorInfo} */ tensor, /** @type {number} */ s) => {
-    const merged = { ...tensor, shard: shards[s].name };
-    tensors.push(merged);
-    byName.set(tensor.name, merged);
-  };
+  const listed = new Uint8Array(total); // by first holder: the name is in `tensors`
+  const take = (/** @type {number} */ id) => tensors.push(/** @type {ShardTensor} */ (tensorOf(id)));
   if (index) {
     const { names, shardOf } = index;
     for (let i = 0; i < names.length; i++) {
       const s = shardOf[i];
       if (shards[s].tensors === null) continue;
       const name = names[i];
-      const entry = held.get(name);
-      const copy = entry === undefined ? undefined : entry.shard === s ? entry : entry.also?.find((a) => a.shard === s);
-      if (entry !== undefined && copy !== undefined) {
-        entry.listed = true;
-        take(copy.tensor, s);
+      const first = held.get(name);
+      let id = first !== undefined && shardOfId[first] === s ? first : undefined;
+      if (id === undefined && first !== undefined) id = copies.get(name)?.find((c) => shardOfId[c] === s);
+      if (first !== undefined && id !== undefined) {
+        listed[first] = 1;
+        take(id);
         continue;
       }
       groups.add('IndexTensorMissing', shards[s].name, name, (g) =>
@@ -93,11 +102,11 @@ export function checkShards(index, shards, severity) {
     }
   }
   // What the index does not name in its shard (a tensor it maps to another shard counts here too).
-  for (const [name, entry] of held) {
-    if (entry.listed) continue;
-    take(entry.tensor, entry.shard);
+  for (let id = 0; id < total; id++) {
+    if (listed[id] || isCopy[id]) continue;
+    take(id);
     if (index) {
-      groups.add('UnindexedTensor', shards[entry.shard].name, name, (g) =>
+      groups.add('UnindexedTensor', shards[shardOfId[id]].name, tensorOf(id).name, (g) =>
         `shard ${JSON.stringify(g.shard)} holds ${tensorsText(g.count)} the index does not name (${someNames(g)}); loaders that follow the index never see ${g.count === 1 ? 'it' : 'them'}`);
     }
   }
@@ -105,7 +114,8 @@ export function checkShards(index, shards, severity) {
   const findings = groups.findings(severity);
   const totalSize = index?.metadata?.total_size;
   if (typeof totalSize === 'number' && shards.every((s) => s.tensors !== null)) {
-    const bytes = tensors.reduce((sum, t) => sum + t.byteLength, 0);
+    let bytes = 0;
+    for (const t of tensors) bytes += t.byteLength;
     if (bytes !== totalSize) {
       findings.push({
         code: 'IndexTotalSizeMismatch',
@@ -114,5 +124,5 @@ export function checkShards(index, shards, severity) {
       });
     }
   }
-  return { tensors, byName, findings };
+  return { tensors, findings };
 }

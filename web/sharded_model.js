@@ -8,9 +8,28 @@ import { moduleTree } from './header_table.js';
 import { locateModel } from './shard_sources.js';
 import { unsafeShardReason } from './shard_index.js';
 import { checkShards } from './shard_checks.js';
+import { FIRST_READ_BYTES } from './http_source.js';
 
 /** Shards opened at once unless `concurrency` says otherwise. */
 export const SHARD_CONCURRENCY = 8;
+
+/** Header bytes per tensor beyond its name (`"":{"dtype":"BF16","shape":[a,b,c],"data_offsets":[b,e]},` with long numbers), and for the rest. */
+const ENTRY_BYTES = 128;
+const HEADER_EXTRA_BYTES = 4096;
+
+/**
+ * Each shard's first read over HTTP, from what the index says it holds: its header's likely
+ * size (names plus ENTRY_BYTES each), so that a shard opens with one request without
+ * downloading 256 KiB of tensor data with it. A shard whose header is longer (large metadata)
+ * costs a second request. Capped at the single-file default.
+ * @param {import('./shard_index.js').ShardIndex} index
+ * @returns {number[]} by shard position
+ */
+function shardFirstReads(index) {
+  const bytes = new Float64Array(index.shards.length).fill(8 + HEADER_EXTRA_BYTES);
+  for (let i = 0; i < index.names.length; i++) bytes[index.shardOf[i]] += index.names[i].length + ENTRY_BYTES;
+  return Array.from(bytes, (b) => Math.min(FIRST_READ_BYTES, Math.ceil(b / 4096) * 4096));
+}
 
 /** @typedef {import('./index.js').Finding} Finding */
 /** @typedef {import('./index.js').SafetensorsFile} SafetensorsFile */
@@ -88,9 +107,10 @@ export async function openShardedModel(source, options, openSafetensors) {
   const files = await locateModel(source, { fetch, headers, signal });
   const core = await initSafetensors();
   const severity = (/** @type {any} */ code) => core.tables.findingSeverity.get(code) ?? 'error';
-  const shardOptions = { fetch, headers, signal, firstRead };
+  const firstReads = firstRead === undefined && files.index ? shardFirstReads(files.index) : null;
   let done = 0;
   const opened = await pooled(files.shards.length, concurrency, async (i) => {
+    const shardOptions = { fetch, headers, signal, firstRead: firstReads?.[i] ?? firstRead };
     const shard = await openShard(files.shards[i], files, shardOptions, severity, openSafetensors);
     onProgress?.(++done, files.shards.length);
     return shard;
@@ -107,6 +127,8 @@ export async function openShardedModel(source, options, openSafetensors) {
   const shards = files.shards.map((name, i) => ({ name, report: opened[i].report, tensors: opened[i].file?.tensors ?? [] }));
   const fileOf = new Map(files.shards.map((name, i) => [name, opened[i].file]));
   const firstMetadata = opened.find((s) => s.file)?.file?.metadata ?? null;
+  /** @type {Map<string, import('./shard_checks.js').ShardTensor> | null} built on the first getTensor */
+  let byName = null;
   /** @type {Map<string, number> | null} index name -> shard position, built on the first miss */
   let indexed = null;
   const notFound = (/** @type {string} */ name) => {
@@ -126,7 +148,8 @@ export async function openShardedModel(source, options, openSafetensors) {
     findings,
     loadable: findings.every((f) => f.severity !== 'error'),
     async getTensor(name, tensorOptions = {}) {
-      const tensor = checked.byName.get(name);
+      byName ??= new Map(checked.tensors.map((t) => [t.name, t]));
+      const tensor = byName.get(name);
       if (tensor === undefined) throw notFound(name);
       const file = /** @type {SafetensorsFile} */ (fileOf.get(tensor.shard));
       return /** @type {any} */ (file.getTensor(name, tensorOptions));
