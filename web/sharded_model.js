@@ -15,7 +15,7 @@ export const SHARD_CONCURRENCY = 8;
 
 /** Header bytes per tensor beyond its name (`"":{"dtype":"BF16","shape":[a,b,c],"data_offsets":[b,e]},` with long numbers), and for the rest. */
 const ENTRY_BYTES = 128;
-const HEADER_EXTRA_BYTES = 4096;
+const HEADER_EXTRA_BYTES = 1024;
 
 /**
  * Each shard's first read over HTTP, from what the index says it holds: its header's likely
@@ -28,7 +28,7 @@ const HEADER_EXTRA_BYTES = 4096;
 function shardFirstReads(index) {
   const bytes = new Float64Array(index.shards.length).fill(8 + HEADER_EXTRA_BYTES);
   for (let i = 0; i < index.names.length; i++) bytes[index.shardOf[i]] += index.names[i].length + ENTRY_BYTES;
-  return Array.from(bytes, (b) => Math.min(FIRST_READ_BYTES, Math.ceil(b / 4096) * 4096));
+  return Array.from(bytes, (b) => Math.min(FIRST_READ_BYTES, Math.ceil(b / 1024) * 1024));
 }
 
 /** @typedef {import('./index.js').Finding} Finding */

@@ -75,7 +75,8 @@ describe.skipIf(!HAVE_REAL)('the real sharded model (../shared/fixtures/real/sha
     // Over HTTP: one request for the index, one per shard: each first read is sized from the
     // index (names and count), a few KiB instead of 256 KiB, and holds the whole header.
     expect(server.log.length).toBe(2 * 7);
-    for (const r of server.log.filter((l) => l.path.endsWith('.safetensors'))) expect(r.range).toMatch(/^bytes=0-(4095|8191|12287)$/);
+    const shardReads = server.log.filter((l) => l.path.endsWith('.safetensors')).map((l) => Number(/^bytes=0-(\d+)$/.exec(l.range)?.[1]) + 1);
+    for (const bytes of shardReads) expect(bytes % 1024 === 0 && bytes <= 4096, String(bytes)).toBe(true);
     for (const model of others) {
       expect(model.findings).toEqual([]);
       expect(model.tensors).toEqual(fromFolder.tensors);

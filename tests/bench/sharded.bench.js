@@ -1,0 +1,198 @@
+// make bench: sharded checkpoints (issue 11).
+// 1. A 191-shard model (Llama 3.1 405B's layout: 126 layers, about 6 tensors per shard, shards
+//    of ~4.3 GB) over loopback HTTP: requests, bytes and time of openSafetensorsIndex, beside the
+//    four-requests-per-file scheme of @huggingface/hub's parseSafetensorsMetadata (HEAD, a
+//    1-byte range, the 8-byte prefix, the header), written here with fetch, and beside our
+//    own reader with the single-file first read (256 KiB per shard).
+// 2. A 500,000-entry index (100 shards of 5,000 tensors): reading and checking it, beside
+//    JSON.parse of the same text, and the whole open with every shard's header.
+// Prints Markdown for BENCHMARKS.md. Side by side, alternating, medians (the machine is noisy).
+import { createServer } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { initSafetensors, openSafetensorsIndex } from '../../web/index.js';
+import { parseIndex } from '../../web/shard_index.js';
+import { checkShards } from '../../web/shard_checks.js';
+import { median } from './timing.js';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+const encoder = new TextEncoder();
+
+/** A safetensors file's first bytes (prefix + header) for tensors [{ name, dtype, shape, bytes }]. */
+function headerOf(tensors) {
+  let at = 0;
+  const entries = ['"__metadata__":{"format":"pt"}'];
+  for (const t of tensors) {
+    entries.push(`${JSON.stringify(t.name)}:{"dtype":"${t.dtype}","shape":${JSON.stringify(t.shape)},"data_offsets":[${at},${at + t.bytes}]}`);
+    at += t.bytes;
+  }
+  let text = `{${entries.join(',')}}`;
+  text += ' '.repeat((8 - (text.length % 8)) % 8);
+  const header = encoder.encode(text);
+  const head = new Uint8Array(8 + header.byteLength);
+  new DataView(head.buffer).setBigUint64(0, BigInt(header.byteLength), true);
+  head.set(header, 8);
+  return { head, size: head.byteLength + at };
+}
+
+// ---- 1. 191 shards over HTTP ----
+const SHARDS = 191;
+const shardName = (s) => `model-${String(s + 1).padStart(5, '0')}-of-${String(SHARDS).padStart(5, '0')}.safetensors`;
+function llama405b() {
+  const hidden = 16384;
+  const ffn = 53248;
+  const list = [{ name: 'model.embed_tokens.weight', shape: [128256, hidden] }];
+  for (let l = 0; l < 126; l++) {
+    const p = `model.layers.${l}`;
+    list.push({ name: `${p}.input_layernorm.weight`, shape: [hidden] }, { name: `${p}.post_attention_layernorm.weight`, shape: [hidden] },
+      { name: `${p}.self_attn.q_proj.weight`, shape: [hidden, hidden] }, { name: `${p}.self_attn.k_proj.weight`, shape: [1024, hidden] },
+      { name: `${p}.self_attn.v_proj.weight`, shape: [1024, hidden] }, { name: `${p}.self_attn.o_proj.weight`, shape: [hidden, hidden] },
+      { name: `${p}.mlp.gate_proj.weight`, shape: [ffn, hidden] }, { name: `${p}.mlp.up_proj.weight`, shape: [ffn, hidden] },
+      { name: `${p}.mlp.down_proj.weight`, shape: [hidden, ffn] });
+  }
+  list.push({ name: 'model.norm.weight', shape: [hidden] }, { name: 'lm_head.weight', shape: [128256, hidden] });
+  const tensors = list.map((t) => ({ ...t, dtype: 'BF16', bytes: t.shape.reduce((a, b) => a * b, 1) * 2 }));
+  const files = new Map();
+  const weightMap = {};
+  for (let s = 0; s < SHARDS; s++) {
+    const mine = tensors.slice(Math.floor((s * tensors.length) / SHARDS), Math.floor(((s + 1) * tensors.length) / SHARDS));
+    files.set(`/m/${shardName(s)}`, headerOf(mine));
+    for (const t of mine) weightMap[t.name] = shardName(s);
+  }
+  const totalSize = tensors.reduce((sum, t) => sum + t.bytes, 0);
+  const index = encoder.encode(JSON.stringify({ metadata: { total_size: totalSize }, weight_map: weightMap }, null, 2));
+  return { files, index, tensors: tensors.length, totalSize };
+}
+
+/** Serves the model: its files are their first bytes followed by zeros up to their size. */
+async function serve(model) {
+  const stats = { requests: 0, bytes: 0 };
+  const server = createServer((req, res) => {
+    stats.requests++;
+    const path = new URL(req.url, 'http://x').pathname;
+    if (path === '/m/model.safetensors.index.json') {
+      stats.bytes += model.index.byteLength;
+      res.writeHead(200, { 'Content-Length': model.index.byteLength }).end(model.index);
+      return;
+    }
+    const file = model.files.get(path);
+    if (!file) return res.writeHead(404).end();
+    if (req.method === 'HEAD') return res.writeHead(200, { 'Content-Length': file.size, 'Accept-Ranges': 'bytes' }).end();
+    const m = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
+    if (!m) return res.writeHead(416).end();
+    const start = Number(m[1]);
+    const end = Math.min(Number(m[2]), file.size - 1);
+    const body = new Uint8Array(end - start + 1);
+    if (start < file.head.byteLength) body.set(file.head.subarray(start, Math.min(end + 1, file.head.byteLength)));
+    stats.bytes += body.byteLength;
+    res.writeHead(206, { 'Content-Range': `bytes ${start}-${end}/${file.size}`, 'Content-Length': body.byteLength }).end(body);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
+  return { stats, url: (p) => `http://127.0.0.1:${port}${p}`, close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(resolve); }) };
+}
+
+/** The four-requests-per-file scheme, 8 shards at a time as well: HEAD, bytes=0-0, the prefix, the header. */
+async function fourRequestsPerFile(indexUrl) {
+  const index = await (await fetch(indexUrl)).json();
+  const shards = [...new Set(Object.values(index.weight_map))];
+  const headers = new Array(shards.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < shards.length) {
+      const i = next++;
+      const url = new URL(shards[i], indexUrl).href;
+      await fetch(url, { method: 'HEAD' });
+      await (await fetch(url, { headers: { Range: 'bytes=0-0' } })).arrayBuffer();
+      const prefix = new DataView(await (await fetch(url, { headers: { Range: 'bytes=0-7' } })).arrayBuffer());
+      const length = Number(prefix.getBigUint64(0, true));
+      headers[i] = JSON.parse(await (await fetch(url, { headers: { Range: `bytes=8-${7 + length}` } })).text());
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+  return headers;
+}
+
+async function benchShards() {
+  const model = llama405b();
+  const server = await serve(model);
+  const indexUrl = server.url('/m/model.safetensors.index.json');
+  const variants = {
+    'openSafetensorsIndex (first reads sized from the index)': async () => openSafetensorsIndex(indexUrl),
+    'openSafetensorsIndex with firstRead 256 KiB per shard': async () => openSafetensorsIndex(indexUrl, { firstRead: 256 << 10 }),
+    'four requests per file (HEAD, 1 byte, prefix, header), JSON.parse': async () => fourRequestsPerFile(indexUrl),
+  };
+  const rows = Object.fromEntries(Object.keys(variants).map((k) => [k, { ms: [], requests: 0, bytes: 0 }]));
+  for (let round = 0; round < ROUNDS + 1; round++) {
+    for (const [name, run] of Object.entries(variants)) {
+      server.stats.requests = 0;
+      server.stats.bytes = 0;
+      const start = performance.now();
+      const result = await run();
+      const ms = performance.now() - start;
+      if (result.findings && result.findings.length) throw new Error(`findings: ${JSON.stringify(result.findings[0])}`);
+      if (round === 0) continue; // warm-up
+      rows[name].ms.push(ms);
+      rows[name].requests = server.stats.requests;
+      rows[name].bytes = server.stats.bytes;
+    }
+  }
+  await server.close();
+  console.log(`### ${SHARDS} shards over loopback HTTP (${model.tensors.toLocaleString('en')} tensors, ${(model.totalSize / 1e9).toFixed(0)} GB of BF16 data, never read)\n`);
+  console.log('| variant | requests | bytes received | median ms | vs ours |');
+  console.log('|---|---:|---:|---:|---:|');
+  const ours = median(rows[Object.keys(variants)[0]].ms);
+  for (const [name, r] of Object.entries(rows)) {
+    console.log(`| ${name} | ${r.requests} | ${r.bytes.toLocaleString('en')} | ${median(r.ms).toFixed(0)} | ${(median(r.ms) / ours).toFixed(2)}x |`);
+  }
+}
+
+// ---- 2. a 500,000-entry index ----
+async function benchBigIndex() {
+  const N = 500_000;
+  const SHARD_COUNT = 100;
+  const per = N / SHARD_COUNT;
+  const big = (s) => `model-${String(s + 1).padStart(5, '0')}-of-${String(SHARD_COUNT).padStart(5, '0')}.safetensors`;
+  const names = Array.from({ length: N }, (_, i) => `model.layers.${Math.floor(i / 2000)}.mlp.experts.${Math.floor(i / 8) % 250}.${['gate', 'up', 'down', 'gate_scale', 'up_scale', 'down_scale', 'gate_zero', 'up_zero'][i % 8]}.weight`);
+  const weightMap = {};
+  for (let i = 0; i < N; i++) weightMap[names[i]] = big(Math.floor(i / per));
+  const text = JSON.stringify({ metadata: { total_size: N * 8 }, weight_map: weightMap }, null, 2);
+  const shards = new Map();
+  for (let s = 0; s < SHARD_COUNT; s++) {
+    const { head } = headerOf(names.slice(s * per, (s + 1) * per).map((name) => ({ name, dtype: 'F32', shape: [2], bytes: 8 })));
+    const file = new Uint8Array(head.byteLength + per * 8);
+    file.set(head);
+    shards.set(big(s), file);
+  }
+  await initSafetensors();
+  const opened = await openSafetensorsIndex({ index: text, resolve: (n) => shards.get(n) });
+  if (opened.tensors.length !== N || opened.findings.length) throw new Error('500,000-entry model is wrong');
+  const shardTensors = opened.shards.map((s) => ({ name: s.name, tensors: s.tensors }));
+  const times = { json: [], index: [], open: [] };
+  for (let round = 0; round < ROUNDS + 1; round++) {
+    let start = performance.now();
+    JSON.parse(text);
+    const json = performance.now() - start;
+    start = performance.now();
+    const index = parseIndex(text, 'index');
+    checkShards(index, shardTensors, () => 'error');
+    const checked = performance.now() - start;
+    start = performance.now();
+    await openSafetensorsIndex({ index: text, resolve: (n) => shards.get(n) });
+    const open = performance.now() - start;
+    if (round === 0) continue;
+    times.json.push(json);
+    times.index.push(checked);
+    times.open.push(open);
+  }
+  const base = median(times.json);
+  console.log(`\n### A ${N.toLocaleString('en')}-entry index (${(text.length / 1e6).toFixed(1)} MB, ${SHARD_COUNT} shards of ${per.toLocaleString('en')} tensors, from memory)\n`);
+  console.log('| step | median ms | vs JSON.parse |');
+  console.log('|---|---:|---:|');
+  console.log(`| JSON.parse of the index text (the floor) | ${base.toFixed(0)} | 1.00x |`);
+  console.log(`| the index read and checked against the shards' tensor lists | ${median(times.index).toFixed(0)} | ${(median(times.index) / base).toFixed(2)}x |`);
+  console.log(`| openSafetensorsIndex: that plus every shard's header (500,000 tensors) | ${median(times.open).toFixed(0)} | ${(median(times.open) / base).toFixed(2)}x |`);
+}
+
+console.log(`Node ${process.version}, ${ROUNDS} rounds after 1 warm-up round, alternating, medians.\n`);
+await benchShards();
+await benchBigIndex();
