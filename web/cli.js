@@ -3,9 +3,10 @@
 // --json prints one JSON document. Files are read through FileHandles: Node 20's
 // openAsBlob truncates sizes past 4 GiB.
 import { open } from 'node:fs/promises';
-import { openSafetensors, validateSafetensors, SafetensorsError } from './index.js';
+import { openSafetensors, openSafetensorsIndex, validateSafetensors, SafetensorsError } from './index.js';
 import { cardLines, hashLines, printable } from './cli_text.js';
 import { isHttpUrl } from './http_source.js';
+import { isModelArgument, modelReport, shardLines } from './cli_sharded.js';
 
 const USAGE = `usage: safetensors-wasm validate [--json] [--scan-data] [--hash] FILE...
        safetensors-wasm inspect [--json] FILE
@@ -22,7 +23,10 @@ hash      prints each file's SHA-256 as sha256sum does, then AutoV2, AutoV3, Aut
           files were read and no claim failed, 1 otherwise); --tensors adds each tensor's SHA-256
 
 A FILE may be an http:// or https:// URL: it is read with Range requests (the header in
-one request when it fits in 256 KiB, tensors as needed), never downloaded whole.`;
+one request when it fits in 256 KiB, tensors as needed), never downloaded whole.
+For validate and inspect, a FILE may also be a sharded model: its *.safetensors.index.json
+(path or URL) or a folder (its index, or without one every .safetensors file in it); the
+shards are checked one by one and against the index.`;
 
 // A path is opened as a FileHandle; an http(s) URL is read by the library (Range requests).
 async function withFile(path, fn) {
@@ -43,6 +47,7 @@ function unreadable(path, error) {
 
 async function validatePath(path, options = {}) {
   try {
+    if (await isModelArgument(path)) return modelReport(await openSafetensorsIndex(path));
     return await withFile(path, (handle) => validateSafetensors(handle, options));
   } catch (error) {
     return unreadable(path, error);
@@ -72,14 +77,15 @@ async function validate(args) {
   for (const file of parsed.files) {
     const r = await validatePath(file, { scanData, hash });
     const { loadable, referenceError, findings, tensors, dataScan, hashes } = r;
-    results.push({ file, loadable, referenceError, findings, tensors, ...(scanData ? { dataScan: dataScan ?? null } : {}), ...(hash ? { hashes: hashes ?? null } : {}) });
+    results.push({ file, loadable, referenceError, findings, tensors, ...(r.shards ? { shards: r.shards } : {}), ...(scanData ? { dataScan: dataScan ?? null } : {}), ...(hash ? { hashes: hashes ?? null } : {}) });
   }
   if (parsed.has('--json')) {
     process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
   } else {
     for (const r of results) {
-      console.log(`${r.file}: ${verdictText(r)} (${r.tensors} tensors)`);
+      console.log(`${r.file}: ${verdictText(r)} (${r.tensors} tensors${r.shards ? ` in ${r.shards.length} shards` : ''})`);
       for (const f of r.findings) console.log(findingLine(f));
+      if (r.shards) for (const line of shardLines(r)) console.log(line);
       if (r.hashes) for (const line of hashLines(r.hashes)) console.log(`  ${line}`);
     }
   }
@@ -104,10 +110,41 @@ async function openPath(path, fn) {
   }
 }
 
+// A sharded model: its card, verdict, findings, shards and tensors (each with its shard).
+async function inspectModel(file, json) {
+  let model;
+  try {
+    model = await openSafetensorsIndex(file);
+  } catch (error) {
+    const report = unreadable(file, error);
+    if (json) process.stdout.write(`${JSON.stringify({ file, report, card: null, metadata: null, shards: [], tensors: [] }, null, 2)}\n`);
+    else for (const f of report.findings) console.log(findingLine(f));
+    return 1;
+  }
+  const report = modelReport(model);
+  const card = await model.describe();
+  if (json) {
+    process.stdout.write(`${JSON.stringify({ file, report, card, metadata: model.metadata, shards: report.shards, tensors: model.tensors }, null, 2)}\n`);
+    return model.loadable ? 0 : 1;
+  }
+  console.log(`${file}\n${cardLines(card).map((l) => `  ${l}`).join('\n')}\n`);
+  console.log(`${file}: ${verdictText(report)} (${report.tensors} tensors in ${report.shards.length} shards)`);
+  for (const f of report.findings) console.log(findingLine(f));
+  console.log(`\nshards:\n${shardLines(report).join('\n')}`);
+  if (model.metadata) console.log(`\nindex metadata: ${printable(JSON.stringify(model.metadata))}`);
+  if (model.tensors.length) {
+    const rows = [['name', 'dtype', 'shape', 'shard', 'bytes']];
+    for (const t of model.tensors) rows.push([printable(t.name), t.dtype, `[${t.shape.join(', ')}]`, printable(t.shard), t.byteLength]);
+    console.log(`\n${table(rows)}`);
+  }
+  return model.loadable ? 0 : 1;
+}
+
 async function inspect(args) {
   const parsed = parseArgs(args, ['--json'], { single: true });
   if (!parsed) return usage();
   const [file] = parsed.files;
+  if (await isModelArgument(file)) return inspectModel(file, parsed.has('--json'));
   return openPath(file, (st, report, card) => {
     if (parsed.has('--json')) {
       const json = { file, report, card, metadata: st?.metadata ?? null, tensors: st?.tensors ?? [] };

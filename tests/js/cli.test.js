@@ -189,3 +189,52 @@ test('http(s) arguments: validate, inspect and hash read the file through Range 
     await server.close();
   }
 });
+
+test.skipIf(!HAVE_REAL)('sharded models: validate and inspect take a folder, an index path or an index URL; every cross-shard finding shows', async () => {
+  const { writeShardCases, INDEX_NAME } = await import('../../tools/shard_cases.js');
+  const sharded = join(REAL_DIR, 'sharded');
+  const { code, stdout } = await run('validate', '--json', sharded, join(sharded, INDEX_NAME), good);
+  expect(code).toBe(0);
+  const [folder, index, single] = JSON.parse(stdout);
+  expect(folder).toMatchObject({ file: sharded, loadable: true, findings: [], tensors: 36 });
+  expect(folder.shards.map((s) => [s.name, s.loadable])).toEqual([1, 2, 3, 4, 5, 6].map((n) => [`model-0000${n}-of-00006.safetensors`, true]));
+  expect(index.shards).toEqual(folder.shards);
+  expect(single.shards).toBeUndefined();
+  const text = await run('validate', sharded);
+  expect(text.stdout.split('\n')[0]).toBe(`${sharded}: loadable (36 tensors in 6 shards)`);
+  expect(text.stdout).toContain('model-00002-of-00006.safetensors       1 tensor   loadable');
+
+  const cases = await writeShardCases(sharded, join(dir, 'shard-cases'));
+  const broken = JSON.parse((await run('validate', '--json', ...cases.map((c) => c.dir))).stdout);
+  for (const [i, c] of cases.entries()) {
+    expect(broken[i].findings.map((f) => f.code), c.code).toEqual([c.code]);
+    expect(broken[i].findings[0].shard === undefined, c.code).toBe(c.code === 'IndexTotalSizeMismatch');
+  }
+  const notLoadable = cases.find((c) => c.code === 'ShardNotLoadable');
+  const rejected = await run('validate', notLoadable.dir);
+  expect(rejected.code).toBe(1);
+  expect(rejected.stdout).toContain('model-00005-of-00006.safetensors       7 tensors  not loadable: MetadataIncompleteBuffer');
+
+  const { startServer } = await import('./http_server.js');
+  const server = await startServer();
+  try {
+    for (const name of ['model-00001-of-00006.safetensors', 'model-00002-of-00006.safetensors', 'model-00003-of-00006.safetensors',
+      'model-00004-of-00006.safetensors', 'model-00005-of-00006.safetensors', 'model-00006-of-00006.safetensors', INDEX_NAME]) {
+      server.files.set(`/s/${name}`, { bytes: readFileSync(join(sharded, name)), etag: `"${name}"` });
+    }
+    const inspected = await run('inspect', '--json', server.url(`/s/${INDEX_NAME}`));
+    expect(inspected.code).toBe(0);
+    const json = JSON.parse(inspected.stdout);
+    expect(json.report).toMatchObject({ loadable: true, tensors: 36 });
+    expect(json.metadata).toEqual({ total_size: 4305 });
+    expect(json.tensors[19]).toMatchObject({ name: 'float32_357', shard: 'model-00002-of-00006.safetensors' });
+    expect(json.card.parameters.total).toBe(json.tensors.reduce((sum, t) => sum + t.shape.reduce((a, b) => a * b, 1), 0));
+    const people = await run('inspect', server.url(`/s/${INDEX_NAME}`));
+    expect(people.stdout).toMatch(/float32_357\s+F32\s+\[3, 5, 7\]\s+model-00002-of-00006\.safetensors\s+420/);
+    const gone = await run('validate', '--json', server.url('/none/model.safetensors.index.json'));
+    expect(gone.code).toBe(1);
+    expect(JSON.parse(gone.stdout)[0].findings[0]).toMatchObject({ code: 'HttpError' });
+  } finally {
+    await server.close();
+  }
+});

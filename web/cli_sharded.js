@@ -1,0 +1,33 @@
+// The CLI's sharded models (web/cli.js): an argument that is an index (a .json path or URL) or
+// a folder is opened with openSafetensorsIndex; these give its report and its text.
+import { stat } from 'node:fs/promises';
+import { isHttpUrl } from './http_source.js';
+import { printable } from './cli_text.js';
+
+/** Whether the argument names a sharded model: an index (path or URL ending in .json) or a folder. */
+export async function isModelArgument(arg) {
+  if (isHttpUrl(arg)) return /\.json(?:[?#]|$)/i.test(arg);
+  if (arg.endsWith('.json')) return true;
+  try {
+    return (await stat(arg)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The model's report in the shape of a file's, plus its shards' verdicts. */
+export function modelReport(model) {
+  return {
+    loadable: model.loadable,
+    referenceError: null,
+    findings: model.findings,
+    tensors: model.tensors.length,
+    shards: model.shards.map((s) => ({ name: s.name, loadable: s.report.loadable, referenceError: s.report.referenceError, tensors: s.report.tensors })),
+  };
+}
+
+/** One line per shard: its name, tensors and verdict. */
+export function shardLines(report) {
+  const width = Math.max(...report.shards.map((s) => s.name.length));
+  return report.shards.map((s) => printable(`  ${s.name.padEnd(width)}  ${String(s.tensors).padStart(6)} ${s.tensors === 1 ? 'tensor ' : 'tensors'}  ${s.loadable ? 'loadable' : `not loadable${s.referenceError ? `: ${s.referenceError}` : ''}`}`));
+}
