@@ -1,5 +1,5 @@
 // The demo page: uses the package exactly as an application would.
-import { openSafetensors, validateSafetensors, SafetensorsError } from '../web/index.js';
+import { openSafetensors, openSafetensorsIndex, validateSafetensors, SafetensorsError } from '../web/index.js';
 import { showCard, showHashes } from './card_panel.js';
 import { EXPAND_ALL_LIMIT, expandAll, showModuleTree } from './module_tree.js';
 
@@ -152,7 +152,7 @@ function hashFile() {
     const result = current.st ? await current.st.hash(options) : (await validateSafetensors(current.file, { ...options, hash: true })).hashes;
     showHashes(result);
     showFindings([...current.findings, ...result.findings]);
-    return `Hashed ${formatBytes(current.file.size)} in ${ms()} ms.`;
+    return `Hashed ${formatBytes(result.size ?? current.st?.fileSize ?? current.file.size)} in ${ms()} ms.`;
   });
 }
 
@@ -179,15 +179,67 @@ async function open(file) {
   }
 }
 
-async function show(file, name) {
+// What every newly shown file or model starts from: nothing running, nothing shown.
+function reset(name, single) {
   for (const controller of Object.values(running)) controller.abort();
-  current = { file, st: null, scan: null, findings: [] };
   $('scan').disabled = true;
-  $('scan-status').textContent = 'Reads every tensor once, counting NaN, infinities and all-zero tensors.';
-  $('hash-status').textContent = 'Reads the whole file once: SHA-256, AutoV2, AutoV3 and the data section\'s hash, checked against the metadata.';
+  $('hash-button').disabled = !single;
+  $('scan-status').textContent = single ? 'Reads every tensor once, counting NaN, infinities and all-zero tensors.' : 'The data scan reads single files.';
+  $('hash-status').textContent = single ? 'Reads the whole file once: SHA-256, AutoV2, AutoV3 and the data section\'s hash, checked against the metadata.' : 'Hashes are computed for single files.';
   showHashes(null);
+  $('shards-box').hidden = true;
   $('file-name').textContent = name;
   $('verdict').textContent = 'reading…';
+  $('verdict').className = '';
+}
+
+function showShards(shards) {
+  const body = $('shards').tBodies[0];
+  body.replaceChildren();
+  for (const shard of shards) {
+    const row = body.insertRow();
+    row.dataset.testid = 'shard-row';
+    cell(row, shard.name);
+    cell(row, shard.report.tensors.toLocaleString('en'));
+    const { loadable, referenceError, findings } = shard.report;
+    const verdict = cell(row, loadable ? 'loadable' : `not loadable: ${referenceError ?? findings[0]?.code ?? ''}`);
+    verdict.className = loadable ? 'loadable' : 'rejected';
+  }
+  $('shards-title').textContent = `Shards (${shards.length})`;
+  $('shards-box').hidden = false;
+}
+
+// A sharded model (an index and its shards, picked or by URL) shown as one: the shards'
+// verdicts, the findings across them, one card and the merged tensor tree.
+async function showModel(source, name) {
+  reset(name, false);
+  current = { file: null, st: null, scan: null, findings: [] };
+  const onProgress = (done, total) => { $('verdict').textContent = `reading shard headers: ${done} of ${total}…`; };
+  const model = await openSafetensorsIndex(source, { onProgress });
+  const card = await model.describe();
+  const errors = model.findings.filter((f) => f.severity === 'error').length;
+  const verdict = $('verdict');
+  verdict.textContent = model.loadable ? 'loadable' : `not loadable: ${errors} error${errors === 1 ? '' : 's'} across the shards`;
+  verdict.className = model.loadable ? 'loadable' : 'rejected';
+  $('tensor-count').textContent = String(model.tensors.length);
+  current.findings = model.findings;
+  current.st = model; // tensors and getTensor, as a file has them
+  showFindings(model.findings);
+  const bytes = model.tensors.reduce((sum, t) => sum + t.byteLength, 0);
+  const size = `${model.shards.length} shards; ${formatBytes(bytes)} of tensor data`;
+  $('parameters').textContent = card.parameters.total.toLocaleString('en');
+  $('sizes').textContent = size;
+  showCard(card, size);
+  const metadata = model.metadata && Object.fromEntries(Object.entries(model.metadata).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
+  showMetadata(metadata);
+  showShards(model.shards);
+  showTensors(model, card);
+  document.body.dataset.state = 'done';
+}
+
+async function show(file, name) {
+  reset(name, true);
+  current = { file, st: null, scan: null, findings: [] };
   const { st, report } = await open(file);
   const card = st ? await st.describe({ readAlpha: true }) : null;
   const verdict = $('verdict');
@@ -198,7 +250,7 @@ async function show(file, name) {
   showFindings(report.findings);
   current.st = st;
   $('scan').disabled = st === null;
-  const size = st ? `${formatBytes(st.fileSize)}; header ${formatBytes(st.headerSize)}` : formatBytes(file.size);
+  const size = st ? `${formatBytes(st.fileSize)}; header ${formatBytes(st.headerSize)}` : typeof file.size === 'number' ? formatBytes(file.size) : '';
   $('parameters').textContent = card ? card.parameters.total.toLocaleString('en') : '';
   $('sizes').textContent = size;
   showCard(card, size);
@@ -207,10 +259,10 @@ async function show(file, name) {
   document.body.dataset.state = 'done';
 }
 
-async function showSafely(file, name) {
+async function showSafely(file, name, how = show) {
   document.body.dataset.state = 'busy';
   try {
-    await show(file, name);
+    await how(file, name);
   } catch (error) {
     $('verdict').textContent = `could not read the file: ${error.message}`;
     $('verdict').className = 'rejected';
@@ -233,9 +285,28 @@ $('module-tree').addEventListener('click', (e) => {
     preview(row.dataset.name);
   }
 });
-$('file').addEventListener('change', (e) => {
-  const [file] = e.target.files;
-  if (file) showSafely(file, file.name);
+// One .safetensors file is shown as a file; several files, or an index, as a sharded model.
+function showPicked(files, name) {
+  if (files.length === 0) return;
+  const [first] = files;
+  if (files.length === 1 && !first.name.endsWith('.json')) showSafely(first, first.name);
+  else {
+    const index = files.find((f) => f.name.endsWith('.json'));
+    showSafely(files, name ?? (index ? `${index.name} and ${files.length - 1} more files` : `${files.length} files`), showModel);
+  }
+}
+$('file').addEventListener('change', (e) => showPicked([...e.target.files]));
+$('folder').addEventListener('change', (e) => {
+  // A folder is always a model: its index and shards, or every .safetensors file in it.
+  const files = [...e.target.files];
+  if (files.length > 0) showSafely(files, files[0].webkitRelativePath.split('/')[0], showModel);
+});
+$('url-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  const url = $('url').value.trim();
+  // An index (…/model.safetensors.index.json) opens a sharded model; anything else one file.
+  if (/\.json(?:[?#]|$)/i.test(url)) showSafely(url, url, showModel);
+  else showSafely(url, url);
 });
 const drop = $('drop');
 drop.addEventListener('dragover', (e) => { e.preventDefault(); drop.classList.add('over'); });
@@ -243,8 +314,7 @@ drop.addEventListener('dragleave', () => drop.classList.remove('over'));
 drop.addEventListener('drop', (e) => {
   e.preventDefault();
   drop.classList.remove('over');
-  const [file] = e.dataTransfer.files;
-  if (file) showSafely(file, file.name);
+  showPicked([...e.dataTransfer.files]);
 });
 
 // The bundled sample, generated by the build (demo/make_sample.js).

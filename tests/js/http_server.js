@@ -3,11 +3,13 @@
 import { createServer } from 'node:http';
 
 /**
+ * @param {{ cors?: boolean }} [options] cors: false sends no Access-Control-* headers (a server
+ *   a page on another origin cannot read)
  * @returns {Promise<{ url(path: string): string, files: Map<string, { bytes: Uint8Array, etag: string }>,
  *   log: { path: string, range: string | undefined, headers: import('node:http').IncomingHttpHeaders }[],
  *   answer: ((req: any, res: any, file: any) => boolean) | null, close(): Promise<void> }>}
  */
-export async function startServer() {
+export async function startServer({ cors = true } = {}) {
   const state = {
     files: new Map(),
     log: [],
@@ -18,8 +20,10 @@ export async function startServer() {
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     const file = state.files.get(path);
     state.log.push({ path, range: req.headers.range, headers: req.headers });
-    res.setHeader('Access-Control-Allow-Origin', '*');
-    res.setHeader('Access-Control-Expose-Headers', 'Content-Range, ETag, Content-Length');
+    if (cors) {
+      res.setHeader('Access-Control-Allow-Origin', '*');
+      res.setHeader('Access-Control-Expose-Headers', 'Content-Range, ETag, Content-Length');
+    }
     if (req.method === 'OPTIONS') {
       res.setHeader('Access-Control-Allow-Headers', '*');
       res.writeHead(204).end();

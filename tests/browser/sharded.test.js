@@ -1,0 +1,101 @@
+// Sharded models in the demo, in Chromium: the real sharded model picked as files and opened
+// by URL from a server on another origin (CORS), a broken copy's finding, and a server that
+// sends no CORS headers.
+import { describe, expect, test } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { demoBrowser, openDemo } from './demo_browser.js';
+import { HAVE_REAL, REAL_DIR } from '../js/fixtures.js';
+import { startServer } from '../js/http_server.js';
+import { INDEX_NAME, writeShardCases } from '../../tools/shard_cases.js';
+
+const SHARDED = join(REAL_DIR, 'sharded');
+const demo = demoBrowser('stw-shards-');
+
+async function shown(page) {
+  await page.waitForFunction(() => document.body.dataset.state === 'done' || document.body.dataset.state === 'error');
+  return {
+    verdict: await page.textContent('[data-testid=verdict]'),
+    count: await page.textContent('[data-testid=tensor-count]'),
+    findings: await page.$$eval('[data-testid=findings] li', (items) => items.map((li) => li.dataset.code ?? li.textContent)),
+    shards: await page.$$eval('[data-testid=shard-row]', (rows) => rows.map((r) => [...r.cells].map((c) => c.textContent))),
+  };
+}
+
+async function pickFiles(page, paths) {
+  await page.evaluate(() => { document.body.dataset.state = 'picking'; });
+  await page.setInputFiles('[data-testid=file-input]', paths);
+  return shown(page);
+}
+
+async function openUrl(page, url) {
+  await page.evaluate(() => { document.body.dataset.state = 'picking'; });
+  await page.fill('[data-testid=url-input]', url);
+  await page.click('[data-testid=url-open]');
+  return shown(page);
+}
+
+const folderFiles = async (dir) => (await readdir(dir)).sort().map((name) => join(dir, name));
+
+describe.skipIf(!HAVE_REAL)('sharded models in the demo (Chromium)', () => {
+  test('the real sharded model picked as files: six loadable shards, one model, a tensor previewed from its shard', async () => {
+    const { page, errors } = await openDemo(demo);
+    const model = await pickFiles(page, await folderFiles(SHARDED));
+    expect(model.verdict).toBe('loadable');
+    expect(model.count).toBe('36');
+    expect(model.findings).toEqual(['Nothing to report.']);
+    expect(model.shards).toEqual([[`model-00001-of-00006.safetensors`, '19', 'loadable'], ['model-00002-of-00006.safetensors', '1', 'loadable'],
+      ['model-00003-of-00006.safetensors', '2', 'loadable'], ['model-00004-of-00006.safetensors', '4', 'loadable'],
+      ['model-00005-of-00006.safetensors', '7', 'loadable'], ['model-00006-of-00006.safetensors', '3', 'loadable']]);
+    expect(await page.textContent('[data-testid=metadata]')).toContain('4305');
+    await page.click('[data-testid=expand-all]');
+    await page.click('tr[data-name="float32_357"]');
+    await page.waitForFunction(() => document.body.dataset.state === 'done');
+    expect(await page.textContent('[data-testid=preview]')).toMatch(/^float32_357 \(F32, rows 0–3 of 3, 105 values/);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  test('a broken copy picked as files: the shard that is missing and the finding', async () => {
+    const cases = await writeShardCases(SHARDED, join(demo.dir, 'cases'));
+    const { page, errors } = await openDemo(demo);
+    const missing = await pickFiles(page, await folderFiles(cases.find((c) => c.code === 'ShardMissing').dir));
+    expect(missing.verdict).toBe('not loadable: 1 error across the shards');
+    expect(missing.findings).toEqual(['ShardMissing']);
+    expect(missing.shards[3]).toEqual(['model-00004-of-00006.safetensors', '0', 'not loadable: ShardMissing']);
+    const rejected = await pickFiles(page, await folderFiles(cases.find((c) => c.code === 'ShardNotLoadable').dir));
+    expect(rejected.shards[4]).toEqual(['model-00005-of-00006.safetensors', '7', 'not loadable: MetadataIncompleteBuffer']);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  test('by URL from another origin: an index and a single shard with CORS; without CORS a clear error', async () => {
+    const server = await startServer();
+    const closed = await startServer({ cors: false });
+    try {
+      for (const name of await readdir(SHARDED)) {
+        for (const s of [server, closed]) s.files.set(`/m/${name}`, { bytes: readFileSync(join(SHARDED, name)), etag: `"${name}"` });
+      }
+      expect(new URL(server.url('/')).port).not.toBe(new URL(demo.url).port);
+      const { page, errors } = await openDemo(demo);
+      const model = await openUrl(page, server.url(`/m/${INDEX_NAME}`));
+      expect(model.verdict).toBe('loadable');
+      expect(model.count).toBe('36');
+      expect(model.shards).toHaveLength(6);
+      // One request for the index, one per shard.
+      expect(server.log.filter((r) => r.headers.origin).length).toBe(7);
+      const single = await openUrl(page, server.url('/m/model-00005-of-00006.safetensors'));
+      expect(single.verdict).toBe('loadable');
+      expect(single.count).toBe('7');
+      const blocked = await openUrl(page, closed.url(`/m/${INDEX_NAME}`));
+      expect(blocked.verdict).toContain('could not read the file');
+      expect(blocked.verdict).toContain('Access-Control-Allow-Origin');
+      expect(errors).toEqual([]);
+      await page.close();
+    } finally {
+      await server.close();
+      await closed.close();
+    }
+  }, 30_000);
+});
