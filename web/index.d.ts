@@ -110,7 +110,21 @@ export interface GetTensorOptions<As extends 'native' | 'float32' | 'raw' = 'nat
   into?: TensorArray;
 }
 
-export interface SafetensorsFile {
+/** What reads tensors: a file, or a sharded model. */
+export interface TensorReader {
+  /**
+   * Reads one tensor (or `rows` of it) into a typed array, streaming only its bytes through a
+   * bounded buffer. Rejects with SafetensorsError: "TensorNotFound", "TensorTooLarge" (more than
+   * one array can hold: use rows), "UnsupportedConversion", "ReadError", "OutOfMemory",
+   * "InternalError"; TypeError or RangeError for bad options (see GetTensorOptions.rows).
+   */
+  getTensor(name: string, options?: GetTensorOptions<'native'>): Promise<TensorArray>;
+  getTensor(name: string, options: GetTensorOptions<'float32'>): Promise<Float32Array>;
+  getTensor(name: string, options: GetTensorOptions<'raw'>): Promise<Uint8Array>;
+  getTensor(name: string, options?: GetTensorOptions): Promise<TensorArray>;
+}
+
+export interface SafetensorsFile extends TensorReader {
   /** In data order (sorted by offsets); duplicates resolved as the reference does (last wins). */
   tensors: TensorInfo[];
   /** The __metadata__ map, or null when absent. */
@@ -124,16 +138,6 @@ export interface SafetensorsFile {
   findings: Finding[];
   /** The verdict from the same read of the header: what validateSafetensors would return. */
   report: ValidationReport;
-  /**
-   * Reads one tensor (or `rows` of it) into a typed array, streaming only its bytes through a
-   * bounded buffer. Rejects with SafetensorsError: "TensorNotFound", "TensorTooLarge" (more than
-   * one array can hold: use rows), "UnsupportedConversion", "ReadError", "OutOfMemory",
-   * "InternalError"; TypeError or RangeError for bad options (see GetTensorOptions.rows).
-   */
-  getTensor(name: string, options?: GetTensorOptions<'native'>): Promise<TensorArray>;
-  getTensor(name: string, options: GetTensorOptions<'float32'>): Promise<Float32Array>;
-  getTensor(name: string, options: GetTensorOptions<'raw'>): Promise<Uint8Array>;
-  getTensor(name: string, options?: GetTensorOptions): Promise<TensorArray>;
   /**
    * What the file is, from its header and metadata (built by the core while the header was
    * read; a new object each call). Reads no tensor data, except with `readAlpha` when only an
@@ -390,7 +394,8 @@ export interface ShardInfo {
   tensors: ShardTensorInfo[];
 }
 
-export interface ShardedModel {
+/** getTensor reads from the shard that holds the tensor (same options and errors as SafetensorsFile's, plus the unusable shard's code). */
+export interface ShardedModel extends TensorReader {
   /** Every tensor: the index's, in its order, each from the shard the index names; then tensors only the shards hold. */
   tensors: ShardTensorInfo[];
   /** The index's metadata (total_size, total_parameters, …), or null. */
@@ -401,11 +406,6 @@ export interface ShardedModel {
   findings: Finding[];
   /** No finding is an error: every shard loads and the index matches them. */
   loadable: boolean;
-  /** Reads a tensor from its shard (same options and errors as SafetensorsFile.getTensor). */
-  getTensor(name: string, options?: GetTensorOptions<'native'>): Promise<TensorArray>;
-  getTensor(name: string, options: GetTensorOptions<'float32'>): Promise<Float32Array>;
-  getTensor(name: string, options: GetTensorOptions<'raw'>): Promise<Uint8Array>;
-  getTensor(name: string, options?: GetTensorOptions): Promise<TensorArray>;
   /** One model card for the whole model, from every shard's tensors (reads nothing more). */
   describe(options?: { signal?: AbortSignal }): Promise<ModelCard>;
 }

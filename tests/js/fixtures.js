@@ -54,3 +54,13 @@ export function layoutFile(tensors) {
   }
   return rawFile(`{${entries.join(',')}}`, data);
 }
+
+/** What `promise` rejects with; fails the test when it resolves. */
+export async function rejection(promise) {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
+}

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { openSafetensors, validateSafetensors, SafetensorsError } from '../../web/index.js';
 import { writeSafetensors, pseudoRandomBytes } from '../../tools/write_safetensors.js';
 import { startServer } from './http_server.js';
+import { rejection } from './fixtures.js';
 
 const FILE = writeSafetensors([
   { name: 'x', dtype: 'F32', shape: [64, 64], data: pseudoRandomBytes(64 * 64 * 4) },
@@ -25,15 +26,6 @@ beforeEach(() => {
   server.log.length = 0;
   server.answer = null;
 });
-
-async function rejection(promise) {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('reading over HTTP', () => {
   test('one request opens a file whose header fits the first read; tensors equal the local ones', async () => {

@@ -9,20 +9,11 @@ import { openSafetensors, openSafetensorsIndex, SafetensorsError } from '../../w
 import { parseIndex, shardUrl, unsafeShardReason } from '../../web/shard_index.js';
 import { writeSafetensors } from '../../tools/write_safetensors.js';
 import { INDEX_NAME, writeShardCases } from '../../tools/shard_cases.js';
-import { HAVE_REAL, REAL_DIR } from './fixtures.js';
+import { HAVE_REAL, REAL_DIR, rejection } from './fixtures.js';
 import { startServer } from './http_server.js';
 
 const SHARDED = join(REAL_DIR, 'sharded');
 const f32 = (...values) => new Uint8Array(new Float32Array(values).buffer);
-
-async function rejection(promise) {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-}
 
 /** A folder's files as File objects, as a multi-file pick gives them. */
 async function picked(dir) {
