@@ -31,3 +31,15 @@ export function errorText(cause) {
 export function readError(message, cause) {
   return new SafetensorsError('ReadError', message, { cause });
 }
+
+/**
+ * getTensor's error for a name that is not there, with a few names that are.
+ * @param {string} name
+ * @param {{ name: string }[]} tensors
+ * @param {string} [where] what was searched, for the message
+ */
+export function tensorNotFound(name, tensors, where = 'this file') {
+  const some = tensors.slice(0, 3).map((t) => JSON.stringify(t.name)).join(', ');
+  const has = tensors.length === 0 ? 'it has no tensors' : `it has ${tensors.length}, e.g. ${some}`;
+  return new SafetensorsError('TensorNotFound', `no tensor named ${JSON.stringify(name)} in ${where}; ${has}`, { tensor: name });
+}

@@ -100,3 +100,12 @@ export function moduleTree({ parent, separator, names, sums, nodeOf }) {
   for (let t = 0; t < nodeOf.length; t++) nodes[nodeOf[t]].own.push(t);
   return nodes[0];
 }
+
+/**
+ * The public ModelCard of a decoded card: its JSON parsed, its module tree nested.
+ * @param {{ json: string, modules: Parameters<typeof moduleTree>[0] }} card
+ * @returns {import('./index.js').ModelCard}
+ */
+export function cardObject(card) {
+  return { ...JSON.parse(card.json), modules: moduleTree(card.modules) };
+}

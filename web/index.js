@@ -1,9 +1,9 @@
 // Public API: open a .safetensors file (header, metadata, tensor list) or validate it.
 import { initSafetensors } from './core.js';
 import { toByteSource } from './byte_source.js';
-import { SafetensorsError } from './errors.js';
+import { SafetensorsError, tensorNotFound } from './errors.js';
 import { analyzeHeader, readHeader } from './read_header.js';
-import { decodeCardTable, moduleTree } from './header_table.js';
+import { cardObject, decodeCardTable } from './header_table.js';
 import { planTensorRead } from './tensor_plan.js';
 import { decodeTensor } from './tensor_decode.js';
 import { scanData } from './data_scan.js';
@@ -21,12 +21,6 @@ function checkOptions(options) {
   if (signal !== undefined && !(signal instanceof AbortSignal)) throw new TypeError('options.signal must be an AbortSignal');
   if (onProgress !== undefined && typeof onProgress !== 'function') throw new TypeError('options.onProgress must be a function');
   return options;
-}
-
-function tensorNotFound(name, tensors) {
-  const some = tensors.slice(0, 3).map((t) => JSON.stringify(t.name)).join(', ');
-  const has = tensors.length === 0 ? 'it has no tensors' : `it has ${tensors.length}, e.g. ${some}`;
-  return new SafetensorsError('TensorNotFound', `no tensor named ${JSON.stringify(name)} in this file; ${has}`, { tensor: name });
 }
 
 /**
@@ -163,7 +157,7 @@ export async function openSafetensors(input, options = {}) {
       throwIfAborted(signal);
       card ??= await cardOf(kept, parts, header.fileSize, tensors.length);
       /** @type {import('./index.js').ModelCard} */
-      const described = { ...JSON.parse(card.json), modules: moduleTree(card.modules) };
+      const described = cardObject(card);
       const adapter = described.adapter;
       if (readAlpha && adapter && adapter.alpha === null && adapter.alphaTensor !== undefined) {
         const [alpha] = /** @type {Float32Array} */ (await file.getTensor(adapter.alphaTensor, { as: 'float32', signal }));

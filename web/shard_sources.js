@@ -2,6 +2,7 @@
 // several files), a path in Node, or { index, resolve }. Each becomes one shape: the parsed
 // index (or none: then every .safetensors file is a shard) and resolve(shard name) -> a source
 // for openSafetensors. Only the index is read here.
+import { isNode } from './core.js';
 import { fetchWhole, isHttpUrl } from './http_source.js';
 import { INDEX_LIMIT_BYTES, indexTooLarge, invalidIndex, parseIndex, shardUrl } from './shard_index.js';
 
@@ -117,7 +118,7 @@ export async function locateModel(source, options) {
   if (isHttpUrl(source)) return fromUrl(/** @type {string | URL} */ (source), options);
   if (Array.isArray(source) || isFileList(source)) return fromFiles(/** @type {File[]} */ ([...(/** @type {any} */ (source))]));
   if (typeof source === 'string') {
-    if (typeof process === 'undefined' || !process.versions?.node) throw new TypeError(`expected an http:// or https:// URL of an index, got ${JSON.stringify(source.slice(0, 100))}`);
+    if (!isNode()) throw new TypeError(`expected an http:// or https:// URL of an index, got ${JSON.stringify(source.slice(0, 100))}`);
     return fromPath(source);
   }
   if (source !== null && typeof source === 'object' && 'index' in source) return fromParts(source);

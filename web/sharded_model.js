@@ -1,10 +1,10 @@
 // A sharded checkpoint as one model: its index, every shard opened (a few at a time), the
 // checks across shards, and getTensor/describe over the whole.
 import { initSafetensors } from './core.js';
-import { SafetensorsError, errorText } from './errors.js';
+import { SafetensorsError, errorText, tensorNotFound } from './errors.js';
 import { throwIfAborted } from './abort.js';
 import { analyzeHeader } from './read_header.js';
-import { moduleTree } from './header_table.js';
+import { cardObject } from './header_table.js';
 import { locateModel } from './shard_sources.js';
 import { unsafeShardReason } from './shard_index.js';
 import { checkShards } from './shard_checks.js';
@@ -138,8 +138,7 @@ export async function openShardedModel(source, options, openSafetensors) {
       const problem = opened[indexed.get(name) ?? -1]?.problem;
       if (problem) return new SafetensorsError(problem.code, `tensor ${JSON.stringify(name)} cannot be read: ${problem.message}`, { tensor: name });
     }
-    const some = checked.tensors.slice(0, 3).map((t) => JSON.stringify(t.name)).join(', ');
-    return new SafetensorsError('TensorNotFound', `no tensor named ${JSON.stringify(name)} in this model's shards; it has ${checked.tensors.length}${some ? `, e.g. ${some}` : ''}`, { tensor: name });
+    return tensorNotFound(name, checked.tensors, "this model's shards");
   };
   return {
     tensors: checked.tensors,
@@ -159,7 +158,7 @@ export async function openShardedModel(source, options, openSafetensors) {
       const { parts, size } = mergedHeader(checked.tensors, firstMetadata);
       const { card } = analyzeHeader(await initSafetensors(), parts, size, true);
       if (card === null) throw new SafetensorsError('InternalError', 'the core built no model card for the merged header of a sharded model');
-      return { ...JSON.parse(card.json), modules: moduleTree(card.modules) };
+      return cardObject(card);
     },
   };
 }
