@@ -45,7 +45,8 @@ export type FindingCode =
   | 'LeadingWhitespace' | 'OversizedHeader' | 'NonFiniteValues' | 'AllZeroTensor'
   | 'EmbeddedHashMismatch'
   | 'IndexTensorMissing' | 'UnindexedTensor' | 'TensorInSeveralShards' | 'ShardMissing' | 'ShardNotLoadable'
-  | 'UnsafeShardName' | 'IndexTotalSizeMismatch' | 'ShardNotReferenced';
+  | 'UnsafeShardName' | 'IndexTotalSizeMismatch' | 'ShardNotReferenced'
+  | 'ComponentMissing';
 
 export interface Finding {
   /** Stable identifier: a reference error kind or one of ours, e.g. "DuplicateTensorName". */
@@ -57,6 +58,8 @@ export interface Finding {
   tensor?: string;
   /** Sharded models: the shard concerned, when there is one. */
   shard?: string;
+  /** Diffusers pipelines: the component concerned (its folder name, e.g. "unet"). */
+  component?: string;
 }
 
 export interface TensorInfo {
@@ -417,6 +420,54 @@ export interface ShardedModel extends TensorReader {
  * `{ index, resolve }`. Rejects with "InvalidIndex" only when the index cannot be used.
  */
 export function openSafetensorsIndex(source: IndexSource, options?: IndexOptions): Promise<ShardedModel>;
+
+export interface PipelineOptions extends Omit<IndexOptions, 'onProgress'> {
+  /** A checkpoint variant, e.g. "fp16": opens diffusion_pytorch_model.fp16.safetensors (and the like) instead. */
+  variant?: string;
+  /** Called after each component is opened (or found missing). */
+  onProgress?: (componentsDone: number, componentsTotal: number) => void;
+}
+
+/** One component of a diffusers pipeline, as model_index.json lists it. */
+export interface PipelineComponent {
+  /** Its folder name, e.g. "unet", "text_encoder", "vae". */
+  name: string;
+  /** e.g. "diffusers", "transformers" (null for a disabled component). */
+  library: string | null;
+  /** e.g. "UNet2DConditionModel" (null for a disabled component). */
+  className: string | null;
+  /** "file" or "sharded": its checkpoint; "none": a component without weights (scheduler, tokenizer, disabled); "missing": it should have weights and has none (a ComponentMissing finding). */
+  weights: 'file' | 'sharded' | 'none' | 'missing';
+  /** The checkpoint's path in the pipeline folder, e.g. "unet/diffusion_pytorch_model.safetensors" (or its index). */
+  path: string | null;
+  /** The opened checkpoint (null when missing or rejected). */
+  model: SafetensorsFile | ShardedModel | null;
+  /** The checkpoint's verdict (null without one). */
+  report: ValidationReport | null;
+}
+
+export interface SafetensorsPipeline {
+  /** model_index.json's `_class_name`, e.g. "StableDiffusionXLPipeline". */
+  className: string | null;
+  /** model_index.json as parsed. */
+  metadata: Record<string, unknown>;
+  /** Every component in model_index.json's order. */
+  components: PipelineComponent[];
+  /** Every component's findings (each with `component`), and ComponentMissing. */
+  findings: Finding[];
+  /** No finding is an error. */
+  loadable: boolean;
+}
+
+/**
+ * Opens a diffusers pipeline: the URL of its `model_index.json` (components resolved next to
+ * it, each file name tried in turn), picked files (a folder pick), or a path in Node (the folder
+ * or its model_index.json). Rejects with "InvalidIndex" only when model_index.json cannot be used.
+ */
+export function openSafetensorsPipeline(source: string | URL | PickedFiles, options?: PipelineOptions): Promise<SafetensorsPipeline>;
+
+/** Whether a source is a diffusers pipeline (a model_index.json URL or path, or a folder or picked files holding one). */
+export function isPipelineSource(source: unknown): Promise<boolean>;
 
 /**
  * Every `code` a SafetensorsError can have (README, "Errors"): a reference error kind for a

@@ -12,6 +12,8 @@ import { throwIfAborted } from './abort.js';
 import { openHashPass } from './hash_pass.js';
 import { checkEmbeddedHashes } from './hash_checks.js';
 import { openShardedModel } from './sharded_model.js';
+import { openPipeline } from './pipeline.js';
+export { isPipelineSource } from './pipeline_files.js';
 
 export { SafetensorsError, initSafetensors };
 
@@ -247,4 +249,16 @@ export async function validateSafetensors(input, options = {}) {
  */
 export async function openSafetensorsIndex(source, options = {}) {
   return openShardedModel(source, checkOptions(options), openSafetensors);
+}
+
+/**
+ * Opens a diffusers pipeline (a folder whose model_index.json lists its components): each
+ * component's checkpoint, one file or sharded, is opened and checked. Throws only when
+ * model_index.json cannot be read; a missing or broken component gets findings.
+ * @param {unknown} source a model_index.json URL, picked files (a folder pick), a path (Node)
+ * @param {import('./index.js').PipelineOptions} [options]
+ * @returns {Promise<import('./index.js').SafetensorsPipeline>}
+ */
+export async function openSafetensorsPipeline(source, options = {}) {
+  return openPipeline(source, checkOptions(options), { openSafetensors, openSafetensorsIndex });
 }

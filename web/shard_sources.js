@@ -5,6 +5,9 @@
 import { isNode } from './core.js';
 import { fetchWhole, isHttpUrl } from './http_source.js';
 import { INDEX_LIMIT_BYTES, indexTooLarge, invalidIndex, parseIndex, shardUrl } from './shard_index.js';
+import { PIPELINE_INDEX, holdsPipeline } from './pipeline_files.js';
+
+const isPipeline = (where) => invalidIndex(`${where} is a diffusers pipeline (it holds ${PIPELINE_INDEX}): open it with openSafetensorsPipeline, which opens each component's checkpoint`);
 
 const INDEX_SUFFIX = '.safetensors.index.json';
 const SHARD_SUFFIX = '.safetensors';
@@ -47,6 +50,7 @@ async function fromUrl(url, options) {
 
 /** Picked files (a FileList or File[]): named by their path in a picked folder, else by name. */
 async function fromFiles(files) {
+  if (holdsPipeline(files)) throw isPipeline('the picked folder');
   /** @type {Map<string, File>} */
   const byPath = new Map();
   for (const file of files) {
@@ -81,6 +85,7 @@ async function fromPath(path) {
   }
   const inFolder = (/** @type {string} */ folder) => (/** @type {string} */ name) => node.pathSource(node.join(folder, name));
   if (what.folder) {
+    if (what.files.includes(PIPELINE_INDEX)) throw isPipeline(path);
     const indexName = pickIndex(what.files, path);
     if (indexName === null) return withoutIndex(path, what.files, inFolder(path));
     return fromPath(node.join(path, indexName));

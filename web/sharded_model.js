@@ -61,7 +61,7 @@ async function openShard(name, files, options, severity, openSafetensors) {
 }
 
 /** Runs `task(i)` for i in [0, count), at most `limit` at once; resolves to the results in order. */
-async function pooled(count, limit, task) {
+export async function pooled(count, limit, task) {
   const results = new Array(count);
   let next = 0;
   const worker = async () => {

@@ -55,6 +55,7 @@ enum class FindingCode : std::uint8_t {
   UnsafeShardName,         ///< a shard name leaves the index's folder (never read)
   IndexTotalSizeMismatch,  ///< metadata.total_size is not the tensors' summed bytes
   ShardNotReferenced,      ///< a picked .safetensors file no index entry names
+  ComponentMissing,        ///< a diffusers pipeline component that has no safetensors weights
 };
 
 /// @brief A code's stable name and its severity.
@@ -64,7 +65,7 @@ struct FindingCodeInfo {
 };
 
 /// @brief Number of FindingCode values.
-inline constexpr int kFindingCodeCount = 27;
+inline constexpr int kFindingCodeCount = 28;
 
 /// @brief The table, indexed by FindingCode.
 inline constexpr std::array<FindingCodeInfo, kFindingCodeCount> kFindingCodes{{
@@ -95,6 +96,7 @@ inline constexpr std::array<FindingCodeInfo, kFindingCodeCount> kFindingCodes{{
     {"UnsafeShardName", Severity::Error},
     {"IndexTotalSizeMismatch", Severity::Warning},
     {"ShardNotReferenced", Severity::Info},
+    {"ComponentMissing", Severity::Error},
 }};
 
 /// @brief The row of `code`.

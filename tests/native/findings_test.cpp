@@ -30,7 +30,8 @@ TEST(Findings, ARejectedFileKeepsItsFindingsNoneOfThemAnError) {
 
 TEST(Findings, EveryCodeHasAUniqueNameAndOnlyReferenceErrorsAreErrorsInAFile) {
   // A single file's error is its reference error; only a sharded model's codes (from
-  // IndexTensorMissing on) can be errors of their own, where the model cannot be loaded whole.
+  // IndexTensorMissing on, and a pipeline's ComponentMissing) can be errors of their own, where
+  // the model cannot be loaded whole.
   const int first_model_code = static_cast<int>(FindingCode::IndexTensorMissing);
   for (int i = 0; i < kFindingCodeCount; ++i) {
     const FindingCodeInfo& code = kFindingCodes[static_cast<std::size_t>(i)];

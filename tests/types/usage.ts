@@ -16,6 +16,9 @@ import {
   type TensorArray,
   type TensorInfo,
   type ValidationReport,
+  openSafetensorsPipeline,
+  type PipelineComponent,
+  type SafetensorsPipeline,
 } from '../../web/index.js';
 
 export async function usage(file: Blob): Promise<number> {
@@ -106,4 +109,15 @@ export async function hashes(st: SafetensorsFile, file: Blob): Promise<string> {
   // @ts-expect-error tensors is a boolean or names
   await st.hash({ tensors: 'w' });
   return `${sha} ${claims.join()} ${perTensor} ${again}`;
+}
+
+export async function pipeline(files: File[]): Promise<string> {
+  const p: SafetensorsPipeline = await openSafetensorsPipeline(files, { variant: 'fp16', onProgress: (done: number, total: number) => void (done + total) });
+  const unet: PipelineComponent | undefined = p.components.find((c) => c.name === 'unet');
+  const kind: 'file' | 'sharded' | 'none' | 'missing' | undefined = unet?.weights;
+  const tensors: number = unet?.model?.tensors.length ?? 0;
+  const where: string | undefined = p.findings[0]?.component;
+  // @ts-expect-error variant is a string
+  await openSafetensorsPipeline(files, { variant: 16 });
+  return `${kind} ${tensors} ${where} ${p.className}`;
 }
