@@ -3,10 +3,10 @@
 // --json prints one JSON document. Files are read through FileHandles: Node 20's
 // openAsBlob truncates sizes past 4 GiB.
 import { open } from 'node:fs/promises';
-import { openSafetensors, openSafetensorsIndex, validateSafetensors, SafetensorsError } from './index.js';
+import { isPipelineSource, openSafetensors, openSafetensorsIndex, openSafetensorsPipeline, validateSafetensors, SafetensorsError } from './index.js';
 import { cardLines, hashLines, printable } from './cli_text.js';
 import { isHttpUrl } from './http_source.js';
-import { isModelArgument, modelReport, shardLines } from './cli_sharded.js';
+import { componentLines, isModelArgument, modelReport, pipelineReport, shardLines } from './cli_sharded.js';
 
 const USAGE = `usage: safetensors-wasm validate [--json] [--scan-data] [--hash] FILE...
        safetensors-wasm inspect [--json] FILE
@@ -26,7 +26,8 @@ A FILE may be an http:// or https:// URL: it is read with Range requests (the he
 one request when it fits in 256 KiB, tensors as needed), never downloaded whole.
 For validate and inspect, a FILE may also be a sharded model: its *.safetensors.index.json
 (path or URL) or a folder (its index, or without one every .safetensors file in it); the
-shards are checked one by one and against the index.`;
+shards are checked one by one and against the index. A diffusers pipeline (a folder holding
+model_index.json, or its path or URL) is checked component by component.`;
 
 // A path is opened as a FileHandle; an http(s) URL is read by the library (Range requests).
 async function withFile(path, fn) {
@@ -47,6 +48,7 @@ function unreadable(path, error) {
 
 async function validatePath(path, options = {}) {
   try {
+    if (await isPipelineSource(path)) return pipelineReport(await openSafetensorsPipeline(path));
     if (await isModelArgument(path)) return modelReport(await openSafetensorsIndex(path));
     return await withFile(path, (handle) => validateSafetensors(handle, options));
   } catch (error) {
@@ -55,7 +57,7 @@ async function validatePath(path, options = {}) {
 }
 
 function findingLine(f) {
-  return printable(`  ${f.severity.padEnd(7)} ${f.code}${f.tensor !== undefined ? ` [${f.tensor}]` : ''}: ${f.message}`);
+  return printable(`  ${f.severity.padEnd(7)} ${f.component !== undefined ? `${f.component}: ` : ''}${f.code}${f.tensor !== undefined ? ` [${f.tensor}]` : ''}: ${f.message}`);
 }
 
 const verdictText = (r) => (r.loadable ? 'loadable' : `not loadable${r.referenceError ? `: ${r.referenceError}` : ''}`);
@@ -77,15 +79,17 @@ async function validate(args) {
   for (const file of parsed.files) {
     const r = await validatePath(file, { scanData, hash });
     const { loadable, referenceError, findings, tensors, dataScan, hashes } = r;
-    results.push({ file, loadable, referenceError, findings, tensors, ...(r.shards ? { shards: r.shards } : {}), ...(scanData ? { dataScan: dataScan ?? null } : {}), ...(hash ? { hashes: hashes ?? null } : {}) });
+    results.push({ file, loadable, referenceError, findings, tensors, ...(r.shards ? { shards: r.shards } : {}), ...(r.components ? { className: r.className, components: r.components } : {}), ...(scanData ? { dataScan: dataScan ?? null } : {}), ...(hash ? { hashes: hashes ?? null } : {}) });
   }
   if (parsed.has('--json')) {
     process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
   } else {
     for (const r of results) {
-      console.log(`${r.file}: ${verdictText(r)} (${r.tensors} tensors${r.shards ? ` in ${r.shards.length} shards` : ''})`);
+      const where = r.shards ? ` in ${r.shards.length} shards` : r.components ? ` in ${r.components.filter((c) => c.tensors > 0).length} components of ${printable(r.className ?? 'a pipeline')}` : '';
+      console.log(`${r.file}: ${verdictText(r)} (${r.tensors} tensors${where})`);
       for (const f of r.findings) console.log(findingLine(f));
       if (r.shards) for (const line of shardLines(r)) console.log(line);
+      if (r.components) for (const line of componentLines(r)) console.log(line);
       if (r.hashes) for (const line of hashLines(r.hashes)) console.log(`  ${line}`);
     }
   }
@@ -140,10 +144,38 @@ async function inspectModel(file, json) {
   return model.loadable ? 0 : 1;
 }
 
+// A diffusers pipeline: its verdict, findings, components and each component's card.
+async function inspectPipeline(file, json) {
+  let pipeline;
+  try {
+    pipeline = await openSafetensorsPipeline(file);
+  } catch (error) {
+    const report = unreadable(file, error);
+    if (json) process.stdout.write(`${JSON.stringify({ file, report, className: null, components: [] }, null, 2)}\n`);
+    else for (const f of report.findings) console.log(findingLine(f));
+    return 1;
+  }
+  const report = pipelineReport(pipeline);
+  const cards = await Promise.all(pipeline.components.map((c) => c.model?.describe() ?? null));
+  if (json) {
+    const components = report.components.map((c, i) => ({ ...c, card: cards[i] }));
+    process.stdout.write(`${JSON.stringify({ file, report: { ...report, components: undefined }, className: pipeline.className, metadata: pipeline.metadata, components }, null, 2)}\n`);
+    return pipeline.loadable ? 0 : 1;
+  }
+  console.log(`${file}: ${printable(pipeline.className ?? 'a diffusers pipeline')}, ${verdictText(report)} (${report.tensors} tensors)`);
+  for (const f of report.findings) console.log(findingLine(f));
+  console.log(`\ncomponents:\n${componentLines(report).join('\n')}`);
+  pipeline.components.forEach((c, i) => {
+    if (cards[i]) console.log(`\n${printable(c.name)}\n${cardLines(cards[i]).map((l) => `  ${l}`).join('\n')}`);
+  });
+  return pipeline.loadable ? 0 : 1;
+}
+
 async function inspect(args) {
   const parsed = parseArgs(args, ['--json'], { single: true });
   if (!parsed) return usage();
   const [file] = parsed.files;
+  if (await isPipelineSource(file)) return inspectPipeline(file, parsed.has('--json'));
   if (await isModelArgument(file)) return inspectModel(file, parsed.has('--json'));
   return openPath(file, (st, report, card) => {
     if (parsed.has('--json')) {

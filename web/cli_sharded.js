@@ -1,5 +1,6 @@
-// The CLI's sharded models (web/cli.js): an argument that is an index (a .json path or URL) or
-// a folder is opened with openSafetensorsIndex; these give its report and its text.
+// The CLI's sharded models and diffusers pipelines (web/cli.js): an argument that is an index
+// (a .json path or URL) or a folder is opened with openSafetensorsIndex, or, when it holds a
+// model_index.json, with openSafetensorsPipeline; these give its report and its text.
 import { stat } from 'node:fs/promises';
 import { isHttpUrl } from './http_source.js';
 import { printable } from './cli_text.js';
@@ -30,4 +31,29 @@ export function modelReport(model) {
 export function shardLines(report) {
   const width = Math.max(...report.shards.map((s) => s.name.length));
   return report.shards.map((s) => printable(`  ${s.name.padEnd(width)}  ${String(s.tensors).padStart(6)} ${s.tensors === 1 ? 'tensor ' : 'tensors'}  ${s.loadable ? 'loadable' : `not loadable${s.referenceError ? `: ${s.referenceError}` : ''}`}`));
+}
+
+/** A pipeline's report in the shape of a file's, plus its components' verdicts. */
+export function pipelineReport(pipeline) {
+  const components = pipeline.components.map((c) => ({
+    name: c.name, library: c.library, className: c.className, weights: c.weights, path: c.path,
+    loadable: c.report?.loadable ?? null, referenceError: c.report?.referenceError ?? null, tensors: c.model?.tensors.length ?? 0,
+  }));
+  return {
+    loadable: pipeline.loadable,
+    referenceError: null,
+    findings: pipeline.findings,
+    tensors: components.reduce((sum, c) => sum + c.tensors, 0),
+    className: pipeline.className,
+    components,
+  };
+}
+
+/** One line per component: its name, class, checkpoint and verdict. */
+export function componentLines(report) {
+  const width = Math.max(...report.components.map((c) => c.name.length));
+  return report.components.map((c) => {
+    const what = c.weights === 'none' ? 'no weights' : c.weights === 'missing' ? 'MISSING weights' : `${c.path}, ${c.tensors} tensors, ${c.loadable ? 'loadable' : `not loadable${c.referenceError ? `: ${c.referenceError}` : ''}`}`;
+    return printable(`  ${c.name.padEnd(width)}  ${c.className ?? '-'}: ${what}`);
+  });
 }

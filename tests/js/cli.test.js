@@ -238,3 +238,22 @@ test.skipIf(!HAVE_REAL)('sharded models: validate and inspect take a folder, an 
     await server.close();
   }
 });
+
+test('diffusers pipelines: validate and inspect check each component; the missing one is named', async () => {
+  const { writePipelineCase } = await import('../../tools/pipeline_case.js');
+  const folder = await writePipelineCase(join(dir, 'pipeline'), HAVE_REAL ? join(REAL_DIR, 'sharded') : null);
+  const { code, stdout } = await run('validate', '--json', folder);
+  expect(code).toBe(1);
+  const [report] = JSON.parse(stdout);
+  expect(report.className).toBe('StableDiffusionPipeline');
+  expect(report.findings.map((f) => [f.code, f.component])).toEqual([['ComponentMissing', 'vae']]);
+  expect(report.components.map((c) => [c.name, c.weights, c.loadable])).toEqual([
+    ['feature_extractor', 'none', null], ['safety_checker', 'none', null], ['scheduler', 'none', null], ['text_encoder', 'sharded', true],
+    ['tokenizer', 'none', null], ['unet', 'file', true], ['vae', 'missing', null]]);
+  const text = await run('validate', join(folder, 'model_index.json'));
+  expect(text.stdout).toMatch(/^ {2}error {3}vae: ComponentMissing: .*diffusion_pytorch_model\.bin/m);
+  expect(text.stdout).toMatch(/^ {2}unet +UNet2DConditionModel: unet\/diffusion_pytorch_model\.safetensors, 4 tensors, loadable$/m);
+  const inspected = JSON.parse((await run('inspect', '--json', folder)).stdout);
+  const unet = inspected.components.find((c) => c.name === 'unet');
+  expect(unet.card.parameters.total).toBe(8 * 4 * 9 + 8 + 8 * 8 * 9 + 16 * 8);
+});
