@@ -1,5 +1,5 @@
 // The demo page: uses the package exactly as an application would.
-import { openSafetensors, openSafetensorsIndex, validateSafetensors, SafetensorsError } from '../web/index.js';
+import { isPipelineSource, openSafetensors, openSafetensorsIndex, openSafetensorsPipeline, validateSafetensors, SafetensorsError } from '../web/index.js';
 import { showCard, showHashes } from './card_panel.js';
 import { EXPAND_ALL_LIMIT, expandAll, showModuleTree } from './module_tree.js';
 
@@ -36,7 +36,7 @@ function showFindings(findings) {
     li.className = f.severity;
     li.dataset.code = f.code;
     const badge = Object.assign(document.createElement('span'), { className: 'severity', textContent: f.severity });
-    li.append(badge, `${f.code}: ${f.message}`);
+    li.append(badge, `${f.component ? `${f.component}: ` : ''}${f.code}: ${f.message}`);
     list.append(li);
   }
 }
@@ -188,6 +188,7 @@ function reset(name, single) {
   $('hash-status').textContent = single ? 'Reads the whole file once: SHA-256, AutoV2, AutoV3 and the data section\'s hash, checked against the metadata.' : 'Hashes are computed for single files.';
   showHashes(null);
   $('shards-box').hidden = true;
+  $('components-box').hidden = true;
   $('file-name').textContent = name;
   $('verdict').textContent = 'reading…';
   $('verdict').className = '';
@@ -216,15 +217,24 @@ async function showModel(source, name) {
   current = { file: null, st: null, scan: null, findings: [] };
   const onProgress = (done, total) => { $('verdict').textContent = `reading shard headers: ${done} of ${total}…`; };
   const model = await openSafetensorsIndex(source, { onProgress });
-  const card = await model.describe();
   const errors = model.findings.filter((f) => f.severity === 'error').length;
+  showVerdict(model.loadable, `${errors} error${errors === 1 ? '' : 's'} across the shards`);
+  showFindings(model.findings);
+  await showModelView(model);
+}
+
+function showVerdict(loadable, why) {
   const verdict = $('verdict');
-  verdict.textContent = model.loadable ? 'loadable' : `not loadable: ${errors} error${errors === 1 ? '' : 's'} across the shards`;
-  verdict.className = model.loadable ? 'loadable' : 'rejected';
+  verdict.textContent = loadable ? 'loadable' : `not loadable: ${why}`;
+  verdict.className = loadable ? 'loadable' : 'rejected';
+}
+
+// The view of an opened sharded model (findings and verdict are shown by the caller).
+async function showModelView(model) {
+  const card = await model.describe();
   $('tensor-count').textContent = String(model.tensors.length);
   current.findings = model.findings;
   current.st = model; // tensors and getTensor, as a file has them
-  showFindings(model.findings);
   const bytes = model.tensors.reduce((sum, t) => sum + t.byteLength, 0);
   const size = `${model.shards.length} shards; ${formatBytes(bytes)} of tensor data`;
   $('parameters').textContent = card.parameters.total.toLocaleString('en');
@@ -241,15 +251,19 @@ async function show(file, name) {
   reset(name, true);
   current = { file, st: null, scan: null, findings: [] };
   const { st, report } = await open(file);
+  showVerdict(report.loadable, report.referenceError);
+  showFindings(report.findings);
+  $('scan').disabled = st === null;
+  await showFileView(file, st, report);
+}
+
+// The view of one file (findings and verdict are shown by the caller).
+async function showFileView(file, st, report) {
+  $('shards-box').hidden = true;
   const card = st ? await st.describe({ readAlpha: true }) : null;
-  const verdict = $('verdict');
-  verdict.textContent = report.loadable ? 'loadable' : `not loadable: ${report.referenceError}`;
-  verdict.className = report.loadable ? 'loadable' : 'rejected';
   $('tensor-count').textContent = String(report.tensors);
   current.findings = report.findings;
-  showFindings(report.findings);
   current.st = st;
-  $('scan').disabled = st === null;
   const size = st ? `${formatBytes(st.fileSize)}; header ${formatBytes(st.headerSize)}` : typeof file.size === 'number' ? formatBytes(file.size) : '';
   $('parameters').textContent = card ? card.parameters.total.toLocaleString('en') : '';
   $('sizes').textContent = size;
@@ -257,6 +271,49 @@ async function show(file, name) {
   showMetadata(st?.metadata ?? null);
   showTensors(st, card);
   document.body.dataset.state = 'done';
+}
+
+// A diffusers pipeline (a picked folder or a model_index.json URL): every component's
+// verdict in one table; the first component with weights is shown below, another on a click.
+async function showPipeline(source, name) {
+  reset(name, false);
+  current = { file: null, st: null, scan: null, findings: [] };
+  const onProgress = (done, total) => { $('verdict').textContent = `opening components: ${done} of ${total}…`; };
+  const pipeline = await openSafetensorsPipeline(source, { onProgress });
+  const errors = pipeline.findings.filter((f) => f.severity === 'error').length;
+  showVerdict(pipeline.loadable, `${errors} error${errors === 1 ? '' : 's'} across the components`);
+  showFindings(pipeline.findings);
+  const body = $('components').tBodies[0];
+  body.replaceChildren();
+  for (const c of pipeline.components) {
+    const row = body.insertRow();
+    row.dataset.testid = 'component-row';
+    const button = Object.assign(document.createElement('button'), { type: 'button', textContent: c.name, disabled: c.model === null });
+    button.addEventListener('click', () => showComponent(pipeline, c, name));
+    row.insertCell().append(button);
+    cell(row, c.className ?? '(disabled)');
+    cell(row, c.path ?? (c.weights === 'missing' ? 'no safetensors weights' : 'no weights'));
+    cell(row, c.model ? c.model.tensors.length.toLocaleString('en') : '');
+    const verdict = cell(row, c.report ? (c.report.loadable ? 'loadable' : 'not loadable') : c.weights === 'missing' ? 'missing' : '');
+    verdict.className = c.report?.loadable || c.weights === 'none' ? 'loadable' : 'rejected';
+  }
+  $('components-title').textContent = `${pipeline.className ?? 'Pipeline'}: ${pipeline.components.length} components`;
+  $('components-box').hidden = false;
+  const first = pipeline.components.find((c) => c.model !== null);
+  if (first) await showComponent(pipeline, first, name);
+  else {
+    showMetadata(null);
+    showTensors(null, null);
+  }
+  document.body.dataset.state = 'done';
+}
+
+async function showComponent(pipeline, component, name) {
+  $('file-name').textContent = `${name} › ${component.name}`;
+  for (const row of $('components').tBodies[0].rows) row.classList.toggle('selected', row.cells[0].textContent === component.name);
+  if ('shards' in component.model) await showModelView(component.model);
+  else await showFileView(null, component.model, component.model.report);
+  current.findings = pipeline.findings;
 }
 
 async function showSafely(file, name, how = show) {
@@ -296,16 +353,20 @@ function showPicked(files, name) {
   }
 }
 $('file').addEventListener('change', (e) => showPicked([...e.target.files]));
-$('folder').addEventListener('change', (e) => {
-  // A folder is always a model: its index and shards, or every .safetensors file in it.
+$('folder').addEventListener('change', async (e) => {
+  // A folder is a diffusers pipeline (it holds model_index.json) or one model: its index and
+  // shards, or every .safetensors file in it.
   const files = [...e.target.files];
-  if (files.length > 0) showSafely(files, files[0].webkitRelativePath.split('/')[0], showModel);
+  if (files.length === 0) return;
+  showSafely(files, files[0].webkitRelativePath.split('/')[0], (await isPipelineSource(files)) ? showPipeline : showModel);
 });
 $('url-form').addEventListener('submit', (e) => {
   e.preventDefault();
   const url = $('url').value.trim();
-  // An index (…/model.safetensors.index.json) opens a sharded model; anything else one file.
-  if (/\.json(?:[?#]|$)/i.test(url)) showSafely(url, url, showModel);
+  // model_index.json opens a diffusers pipeline, an index (…/model.safetensors.index.json) a
+  // sharded model; anything else one file.
+  if (/\/model_index\.json(?:[?#]|$)/i.test(url)) showSafely(url, url, showPipeline);
+  else if (/\.json(?:[?#]|$)/i.test(url)) showSafely(url, url, showModel);
   else showSafely(url, url);
 });
 const drop = $('drop');

@@ -33,7 +33,9 @@ export function showModuleTree(root, tree, tensors, decorate) {
     const table = el('table', { className: 'tensors' });
     table.dataset.testid = 'tensor-table';
     const head = table.createTHead().insertRow();
-    for (const title of ['Name', 'Dtype', 'Shape', 'Offsets', 'Bytes', 'Values (after a scan)']) head.append(el('th', { textContent: title }));
+    // A sharded model's tensors say which shard holds them (their offsets are in that shard).
+    const sharded = tensors[0]?.shard !== undefined;
+    for (const title of ['Name', 'Dtype', 'Shape', ...(sharded ? ['Shard'] : []), 'Offsets', 'Bytes', 'Values (after a scan)']) head.append(el('th', { textContent: title }));
     const body = table.createTBody();
     const cut = node.path === '' ? 0 : node.path.length + 1; // "model.layers.0" + "." + the part shown
     for (const index of node.own) {
@@ -43,6 +45,7 @@ export function showModuleTree(root, tree, tensors, decorate) {
       cell(row, cut > 0 && t.name.length > cut ? t.name.slice(cut) : t.name).title = t.name;
       cell(row, t.dtype);
       cell(row, `[${t.shape.join(', ')}]`);
+      if (sharded) cell(row, t.shard);
       cell(row, `${t.dataOffsets[0]}–${t.dataOffsets[1]}`);
       cell(row, t.byteLength.toLocaleString('en'));
       decorate(row, t.name);

@@ -1,14 +1,15 @@
 // Sharded models in the demo, in Chromium: the real sharded model picked as files and opened
 // by URL from a server on another origin (CORS), a broken copy's finding, and a server that
-// sends no CORS headers.
+// sends no CORS headers; a diffusers pipeline picked as a folder and by URL.
 import { describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { demoBrowser, openDemo } from './demo_browser.js';
 import { HAVE_REAL, REAL_DIR } from '../js/fixtures.js';
 import { startServer } from '../js/http_server.js';
 import { INDEX_NAME, writeShardCases } from '../../tools/shard_cases.js';
+import { writePipelineCase } from '../../tools/pipeline_case.js';
 
 const SHARDED = join(REAL_DIR, 'sharded');
 const demo = demoBrowser('stw-shards-');
@@ -97,5 +98,52 @@ describe.skipIf(!HAVE_REAL)('sharded models in the demo (Chromium)', () => {
       await server.close();
       await closed.close();
     }
+  }, 30_000);
+});
+
+describe('a diffusers pipeline in the demo (Chromium)', () => {
+  const components = (page) => page.$$eval('[data-testid=component-row]', (rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
+
+  test('picked as a folder and by URL: every component\'s verdict, the missing VAE, a component shown on a click', async () => {
+    const dir = await writePipelineCase(join(demo.dir, 'pipeline'), HAVE_REAL ? SHARDED : null);
+    const { page, errors } = await openDemo(demo);
+    await page.evaluate(() => { document.body.dataset.state = 'picking'; });
+    await page.setInputFiles('[data-testid=folder-input]', dir);
+    const picked = await shown(page);
+    expect(picked.verdict).toBe('not loadable: 1 error across the components');
+    expect(picked.findings).toEqual(['ComponentMissing']);
+    const rows = await components(page);
+    expect(rows.map((r) => [r[0], r[4]])).toEqual([['feature_extractor', ''], ['safety_checker', ''], ['scheduler', ''],
+      ['text_encoder', 'loadable'], ['tokenizer', ''], ['unet', 'loadable'], ['vae', 'missing']]);
+    // The first component with weights is shown: the sharded text encoder, with its shards.
+    expect(await page.textContent('[data-testid=file-name]')).toBe('pipeline › text_encoder');
+    expect(picked.shards.length).toBeGreaterThan(1);
+    await page.evaluate(() => { document.body.dataset.state = 'picking'; });
+    await page.click('[data-testid=component-row] button:text-is("unet")');
+    const unet = await shown(page);
+    expect(unet.count).toBe('4');
+    expect(await page.isHidden('#shards-box')).toBe(true);
+    await page.click('[data-testid=expand-all]');
+    await page.click('tr[data-name="conv_in.bias"]');
+    await page.waitForFunction(() => document.body.dataset.state === 'done');
+    expect(await page.textContent('[data-testid=preview]')).toMatch(/^conv_in\.bias \(F32/);
+
+    const server = await startServer();
+    try {
+      for (const path of await readdir(dir, { recursive: true })) {
+        const bytes = await readFile(join(dir, path)).catch(() => null);
+        if (bytes) server.files.set(`/p/${path}`, { bytes, etag: '"1"' });
+      }
+      await page.evaluate(() => { document.body.dataset.state = 'picking'; });
+      await page.fill('[data-testid=url-input]', server.url('/p/model_index.json'));
+      await page.click('[data-testid=url-open]');
+      const remote = await shown(page);
+      expect(remote.findings).toEqual(['ComponentMissing']);
+      expect(await components(page)).toEqual(rows);
+    } finally {
+      await server.close();
+    }
+    expect(errors).toEqual([]);
+    await page.close();
   }, 30_000);
 });
