@@ -6,7 +6,7 @@ import { open } from 'node:fs/promises';
 import { isPipelineSource, openSafetensors, openSafetensorsIndex, openSafetensorsPipeline, validateSafetensors, SafetensorsError } from './index.js';
 import { cardLines, hashLines, printable } from './cli_text.js';
 import { isHttpUrl } from './http_source.js';
-import { componentLines, isModelArgument, modelReport, pipelineReport, shardLines } from './cli_sharded.js';
+import { checkShardData, componentLines, isModelArgument, modelReport, pipelineReport, shardHashLines, shardLines } from './cli_sharded.js';
 
 const USAGE = `usage: safetensors-wasm validate [--json] [--scan-data] [--hash] FILE...
        safetensors-wasm inspect [--json] FILE
@@ -26,7 +26,8 @@ A FILE may be an http:// or https:// URL: it is read with Range requests (the he
 one request when it fits in 256 KiB, tensors as needed), never downloaded whole.
 For validate and inspect, a FILE may also be a sharded model: its *.safetensors.index.json
 (path or URL) or a folder (its index, or without one every .safetensors file in it); the
-shards are checked one by one and against the index. A diffusers pipeline (a folder holding
+shards are checked one by one and against the index (--scan-data and --hash read each
+shard in turn). A diffusers pipeline (a folder holding
 model_index.json, or its path or URL) is checked component by component.`;
 
 // A path is opened as a FileHandle; an http(s) URL is read by the library (Range requests).
@@ -49,7 +50,12 @@ function unreadable(path, error) {
 async function validatePath(path, options = {}) {
   try {
     if (await isPipelineSource(path)) return pipelineReport(await openSafetensorsPipeline(path));
-    if (await isModelArgument(path)) return modelReport(await openSafetensorsIndex(path));
+    if (await isModelArgument(path)) {
+      const model = await openSafetensorsIndex(path);
+      const report = modelReport(model);
+      if (options.scanData || options.hash) await checkShardData(path, report, model, options, validateSafetensors);
+      return report;
+    }
     return await withFile(path, (handle) => validateSafetensors(handle, options));
   } catch (error) {
     return unreadable(path, error);
@@ -57,7 +63,9 @@ async function validatePath(path, options = {}) {
 }
 
 function findingLine(f) {
-  return printable(`  ${f.severity.padEnd(7)} ${f.component !== undefined ? `${f.component}: ` : ''}${f.code}${f.tensor !== undefined ? ` [${f.tensor}]` : ''}: ${f.message}`);
+  // A shard's scan or hash finding does not name its shard; cross-shard findings do.
+  const shard = f.shard !== undefined && !f.message.includes(f.shard) ? `${f.shard}: ` : '';
+  return printable(`  ${f.severity.padEnd(7)} ${f.component !== undefined ? `${f.component}: ` : ''}${shard}${f.code}${f.tensor !== undefined ? ` [${f.tensor}]` : ''}: ${f.message}`);
 }
 
 const verdictText = (r) => (r.loadable ? 'loadable' : `not loadable${r.referenceError ? `: ${r.referenceError}` : ''}`);
@@ -88,7 +96,7 @@ async function validate(args) {
       const where = r.shards ? ` in ${r.shards.length} shards` : r.components ? ` in ${r.components.filter((c) => c.tensors > 0).length} components of ${printable(r.className ?? 'a pipeline')}` : '';
       console.log(`${r.file}: ${verdictText(r)} (${r.tensors} tensors${where})`);
       for (const f of r.findings) console.log(findingLine(f));
-      if (r.shards) for (const line of shardLines(r)) console.log(line);
+      if (r.shards) for (const line of [...shardLines(r), ...shardHashLines(r)]) console.log(line);
       if (r.components) for (const line of componentLines(r)) console.log(line);
       if (r.hashes) for (const line of hashLines(r.hashes)) console.log(`  ${line}`);
     }

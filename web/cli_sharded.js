@@ -3,7 +3,8 @@
 // model_index.json, with openSafetensorsPipeline; these give its report and its text.
 import { stat } from 'node:fs/promises';
 import { isHttpUrl } from './http_source.js';
-import { printable } from './cli_text.js';
+import { hashLines, printable } from './cli_text.js';
+import { locateModel } from './shard_sources.js';
 
 /** Whether the argument names a sharded model: an index (path or URL ending in .json) or a folder. */
 export async function isModelArgument(arg) {
@@ -27,10 +28,38 @@ export function modelReport(model) {
   };
 }
 
+/**
+ * validate --scan-data / --hash on a sharded model: each loadable shard is read as a file would
+ * be (one shard at a time, each in one pass). Its scan and hashes go into its entry of
+ * `report.shards`; their findings join the model's, each with its shard.
+ * @param {string} path the model argument
+ * @param {ReturnType<typeof modelReport>} report
+ * @param {import('./index.js').ShardedModel} model
+ * @param {{ scanData: boolean, hash: boolean }} options
+ * @param {typeof import('./index.js').validateSafetensors} validate
+ */
+export async function checkShardData(path, report, model, options, validate) {
+  const files = await locateModel(path, {});
+  for (const [i, entry] of report.shards.entries()) {
+    if (!entry.loadable) continue;
+    const result = await validate(/** @type {any} */ (await files.resolve(entry.name)), options);
+    if (options.scanData) entry.dataScan = result.dataScan ?? null;
+    if (options.hash) entry.hashes = result.hashes ?? null;
+    // The header's findings are the shard's report's; what follows them is the read's.
+    for (const f of result.findings.slice(model.shards[i].report.findings.length)) report.findings.push({ ...f, shard: entry.name });
+  }
+}
+
+/** Each hashed shard's hash lines, under its name. */
+export function shardHashLines(report) {
+  return report.shards.filter((s) => s.hashes).flatMap((s) => [printable(`  ${s.name}:`), ...hashLines(s.hashes).map((l) => `    ${l}`)]);
+}
+
 /** One line per shard: its name, tensors and verdict. */
 export function shardLines(report) {
   const width = Math.max(...report.shards.map((s) => s.name.length));
-  return report.shards.map((s) => printable(`  ${s.name.padEnd(width)}  ${String(s.tensors).padStart(6)} ${s.tensors === 1 ? 'tensor ' : 'tensors'}  ${s.loadable ? 'loadable' : `not loadable${s.referenceError ? `: ${s.referenceError}` : ''}`}`));
+  const scanned = (s) => (s.dataScan ? `, data scanned (${s.dataScan.bytes} bytes)` : '');
+  return report.shards.map((s) => printable(`  ${s.name.padEnd(width)}  ${String(s.tensors).padStart(6)} ${s.tensors === 1 ? 'tensor ' : 'tensors'}  ${s.loadable ? 'loadable' : `not loadable${s.referenceError ? `: ${s.referenceError}` : ''}`}${scanned(s)}`));
 }
 
 /** A pipeline's report in the shape of a file's, plus its components' verdicts. */
