@@ -35,7 +35,7 @@ export function modelReport(model) {
  * @param {string} path the model argument
  * @param {ReturnType<typeof modelReport>} report
  * @param {import('./index.js').ShardedModel} model
- * @param {{ scanData: boolean, hash: boolean }} options
+ * @param {{ scanData?: boolean, hash?: boolean }} options
  * @param {typeof import('./index.js').validateSafetensors} validate
  */
 export async function checkShardData(path, report, model, options, validate) {
