@@ -30,7 +30,16 @@ export function rawFile(headerText, data = 0) {
  */
 export function writeSafetensors(tensors, metadata = null) {
   const rank = (dtype) => DTYPE_ORDER.indexOf(dtype);
-  const sorted = [...tensors].sort((a, b) => rank(b.dtype) - rank(a.dtype) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  // Names in byte order of their UTF-8, as Rust compares strings (JS's < compares UTF-16 units,
+  // which puts U+10000 and above before U+E000..U+FFFF).
+  const utf8 = (name) => encoder.encode(name);
+  const byBytes = (a, b) => {
+    const x = utf8(a);
+    const y = utf8(b);
+    for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i];
+    return x.length - y.length;
+  };
+  const sorted = [...tensors].sort((a, b) => rank(b.dtype) - rank(a.dtype) || byBytes(a.name, b.name));
   const parts = [];
   if (metadata) parts.push(`"__metadata__":${JSON.stringify(metadata)}`);
   let offset = 0;

@@ -154,6 +154,14 @@ export interface SafetensorsFile extends TensorReader {
    * an unknown name in `tensors`, the signal's reason when aborted).
    */
   hash(options?: HashOptions): Promise<HashResult>;
+  /**
+   * The same file with other metadata (null: none), as a Blob: a new header (checked by the
+   * validator), then this file's data section as a slice of the original, byte for byte (its
+   * data hash, AutoV3 and sshs_model_hash stay). Tensors keep their offsets. Rejects with
+   * "InvalidMetadata" (a value that is not a string) and "UnsupportedSource" (a file opened
+   * from a URL or FileHandle: only Blobs and bytes can be sliced without reading them).
+   */
+  withMetadata(metadata: Record<string, string> | null): Promise<Blob>;
 }
 
 export interface HashOptions {
@@ -421,6 +429,25 @@ export interface ShardedModel extends TensorReader {
  */
 export function openSafetensorsIndex(source: IndexSource, options?: IndexOptions): Promise<ShardedModel>;
 
+/** A tensor to write: `data` is a typed array of the dtype's own kind (Uint16Array for F16/BF16 bits), a Uint8Array of raw bytes, or a Blob. */
+export interface TensorToWrite {
+  dtype: Dtype;
+  shape: number[];
+  data: ArrayBufferView | Blob;
+}
+
+/**
+ * A .safetensors file as a Blob, byte for byte what the reference writer (safetensors'
+ * serialize) writes for the same tensors and 0 or 1 metadata keys (more keys: sorted; the
+ * reference's order is a hash map's). Rejects before writing anything: "InvalidTensor" (data
+ * length or kind, unknown dtype, duplicate or non-string name, elements not filling whole
+ * bytes), "InvalidMetadata" (a value that is not a string), "HeaderTooLarge" (over 100,000,000 bytes).
+ */
+export function serializeSafetensors(
+  tensors: Record<string, TensorToWrite> | Map<string, TensorToWrite> | (TensorToWrite & { name: string })[],
+  options?: { metadata?: Record<string, string> | null },
+): Promise<Blob>;
+
 export interface PipelineOptions extends Omit<IndexOptions, 'onProgress'> {
   /** A checkpoint variant, e.g. "fp16": opens diffusion_pytorch_model.fp16.safetensors (and the like) instead. */
   variant?: string;
@@ -487,7 +514,10 @@ export type ErrorCode =
   | 'InvalidIndex'
   | 'ShardMissing'
   | 'ShardNotLoadable'
-  | 'UnsafeShardName';
+  | 'UnsafeShardName'
+  | 'InvalidTensor'
+  | 'InvalidMetadata'
+  | 'UnsupportedSource';
 
 export class SafetensorsError extends Error {
   constructor(code: ErrorCode, message: string, details?: { tensor?: string; findings?: Finding[]; report?: ValidationReport; cause?: unknown });

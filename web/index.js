@@ -13,9 +13,10 @@ import { openHashPass } from './hash_pass.js';
 import { checkEmbeddedHashes } from './hash_checks.js';
 import { openShardedModel } from './sharded_model.js';
 import { openPipeline } from './pipeline.js';
+import { editedHeader, serializeSafetensors } from './writer.js';
 export { isPipelineSource } from './pipeline_files.js';
 
-export { SafetensorsError, initSafetensors };
+export { SafetensorsError, initSafetensors, serializeSafetensors };
 
 function checkOptions(options) {
   if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
@@ -99,6 +100,20 @@ async function hashSource(core, source, plan, claims, options, scan = null) {
 /** Where the data section starts, when the header's length is readable and fits the file. */
 function readableDataStart(header) {
   return header.dataStart >= 8 && header.dataStart <= header.fileSize ? header.dataStart : null;
+}
+
+/**
+ * The data section of a file opened from a Blob or bytes, without copying it.
+ * @param {unknown} input
+ * @param {number} dataStart
+ * @returns {Blob | Uint8Array}
+ */
+function dataSection(input, dataStart) {
+  if (typeof Blob !== 'undefined' && input instanceof Blob) return input.slice(dataStart);
+  if (input instanceof ArrayBuffer) return new Uint8Array(input, dataStart);
+  if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset + dataStart, input.byteLength - dataStart);
+  throw new SafetensorsError('UnsupportedSource',
+    'withMetadata needs a file opened from a Blob, File or bytes (a URL or FileHandle cannot be sliced without reading it); in Node, the CLI\'s edit command streams big files');
 }
 
 /**
@@ -196,6 +211,16 @@ export async function openSafetensors(input, options = {}) {
       const claims = JSON.parse(card.json).embeddedHashes;
       const plan = { size: header.fileSize, dataStart, file: wantFile, data: wantData, tensors: spans };
       return hashSource(await initSafetensors(), source, plan, claims, hashOptions);
+    },
+    /**
+     * The same file with other metadata (null: none), as a Blob: a new header, then the
+     * original's data section as a slice of it (not copied).
+     * @param {Record<string, string> | null} metadata
+     * @returns {Promise<Blob>}
+     */
+    async withMetadata(metadata) {
+      const { header, dataStart } = await editedHeader(file, metadata);
+      return new Blob(/** @type {BlobPart[]} */ ([header, dataSection(input, dataStart)]));
     },
   };
   if (kept) keptReports.register(file, kept);

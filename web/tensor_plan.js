@@ -5,7 +5,7 @@ import { SafetensorsError } from './errors.js';
 
 // JavaScript's typed arrays by the storage names of the core's dtype table
 // (cpp/wasm/core_tables.cpp): dtypes whose bytes already are these arrays' elements.
-const TYPED_ARRAYS = {
+export const TYPED_ARRAYS = {
   Uint8: Uint8Array, Int8: Int8Array, Uint16: Uint16Array, Int16: Int16Array, Uint32: Uint32Array,
   Int32: Int32Array, BigUint64: BigUint64Array, BigInt64: BigInt64Array, Float32: Float32Array, Float64: Float64Array,
 };
