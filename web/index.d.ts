@@ -162,6 +162,8 @@ export interface SafetensorsFile extends TensorReader {
    * from a URL or FileHandle: only Blobs and bytes can be sliced without reading them).
    */
   withMetadata(metadata: Record<string, string> | null): Promise<Blob>;
+  /** Node: writes the edited file to `path` (whole or not at all; in place is safe), its data section streamed from this file's source, whatever it is. */
+  withMetadata(metadata: Record<string, string> | null, options: { path: string; signal?: AbortSignal }): Promise<void>;
 }
 
 export interface HashOptions {
@@ -443,6 +445,13 @@ export interface TensorToWrite {
  * length or kind, unknown dtype, duplicate or non-string name, elements not filling whole
  * bytes), "InvalidMetadata" (a value that is not a string), "HeaderTooLarge" (over 100,000,000 bytes).
  */
+/** Node: writes the file serializeSafetensors would give to `path`, part after part (bounded memory; whole or not at all). */
+export function writeSafetensors(
+  path: string,
+  tensors: Record<string, TensorToWrite> | Map<string, TensorToWrite> | (TensorToWrite & { name: string })[],
+  options?: { metadata?: Record<string, string> | null; signal?: AbortSignal },
+): Promise<void>;
+
 export function serializeSafetensors(
   tensors: Record<string, TensorToWrite> | Map<string, TensorToWrite> | (TensorToWrite & { name: string })[],
   options?: { metadata?: Record<string, string> | null },
@@ -517,7 +526,8 @@ export type ErrorCode =
   | 'UnsafeShardName'
   | 'InvalidTensor'
   | 'InvalidMetadata'
-  | 'UnsupportedSource';
+  | 'UnsupportedSource'
+  | 'WriteError';
 
 export class SafetensorsError extends Error {
   constructor(code: ErrorCode, message: string, details?: { tensor?: string; findings?: Finding[]; report?: ValidationReport; cause?: unknown });

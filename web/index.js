@@ -13,10 +13,10 @@ import { openHashPass } from './hash_pass.js';
 import { checkEmbeddedHashes } from './hash_checks.js';
 import { openShardedModel } from './sharded_model.js';
 import { openPipeline } from './pipeline.js';
-import { editedHeader, serializeSafetensors } from './writer.js';
+import { editedHeader, serializeSafetensors, writeEdited, writeSafetensors } from './writer.js';
 export { isPipelineSource } from './pipeline_files.js';
 
-export { SafetensorsError, initSafetensors, serializeSafetensors };
+export { SafetensorsError, initSafetensors, serializeSafetensors, writeSafetensors };
 
 function checkOptions(options) {
   if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
@@ -214,13 +214,17 @@ export async function openSafetensors(input, options = {}) {
     },
     /**
      * The same file with other metadata (null: none), as a Blob: a new header, then the
-     * original's data section as a slice of it (not copied).
+     * original's data section as a slice of it (not copied). With `path` (Node), written to
+     * that file instead, the data section streamed from this file's source.
      * @param {Record<string, string> | null} metadata
-     * @returns {Promise<Blob>}
+     * @param {{ path?: string, signal?: AbortSignal }} [writeOptions]
+     * @returns {Promise<any>} a Blob, or nothing when written to `path`
      */
-    async withMetadata(metadata) {
-      const { header, dataStart } = await editedHeader(file, metadata);
-      return new Blob(/** @type {BlobPart[]} */ ([header, dataSection(input, dataStart)]));
+    async withMetadata(metadata, writeOptions = {}) {
+      const { path, signal } = checkOptions(writeOptions);
+      const edited = await editedHeader(file, metadata);
+      if (path !== undefined) return writeEdited(path, edited, source, signal);
+      return new Blob(/** @type {BlobPart[]} */ ([edited.header, dataSection(input, edited.dataStart)]));
     },
   };
   if (kept) keptReports.register(file, kept);

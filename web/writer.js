@@ -5,7 +5,7 @@
 // hash map); entries {"dtype","shape","data_offsets"}; the header padded with spaces to a
 // multiple of 8. JSON.stringify escapes strings exactly as serde_json does: `"`, `\` and
 // control characters only (\b \t \n \f \r, else \u00xx in lowercase hex).
-import { initSafetensors } from './core.js';
+import { initSafetensors, isNode } from './core.js';
 import { SafetensorsError } from './errors.js';
 import { analyzeHeader } from './read_header.js';
 import { TYPED_ARRAYS } from './tensor_plan.js';
@@ -191,4 +191,37 @@ export async function editedHeader(file, metadata) {
   const dataLength = file.fileSize - file.dataStart;
   await checkWritten(header, header.byteLength + dataLength);
   return { header, dataStart: file.dataStart, dataLength };
+}
+
+/** node_write.js, in Node only (a variable specifier keeps bundlers from following it). */
+async function nodeWriter() {
+  if (!isNode()) throw new TypeError('writing to a path works in Node; in a browser, use the Blob (serializeSafetensors, withMetadata without a path)');
+  const module = './node_write.js';
+  return import(/* @vite-ignore */ module);
+}
+
+/**
+ * Node: writes a .safetensors file to `path` (whole or not at all), parts one after another.
+ * @param {string} path
+ * @param {any} tensors
+ * @param {{ metadata?: Record<string, string> | null, signal?: AbortSignal }} [options]
+ */
+export async function writeSafetensors(path, tensors, options = {}) {
+  if (typeof path !== 'string') throw new TypeError('path must be a string');
+  const { header, parts } = await planFile(tensors, options);
+  await (await nodeWriter()).writeParts(path, [header, ...parts], options.signal);
+}
+
+/**
+ * Node: writes `file` with other metadata to `path`, its data section streamed from the
+ * source it was opened from (any source: a FileHandle, a URL, bytes).
+ * @param {string} path
+ * @param {{ header: Uint8Array, dataStart: number, dataLength: number }} edited
+ * @param {{ chunks(offset: number, length: number, signal?: AbortSignal): AsyncIterable<Uint8Array> }} source
+ * @param {AbortSignal} [signal]
+ */
+export async function writeEdited(path, edited, source, signal) {
+  if (typeof path !== 'string') throw new TypeError('options.path must be a string');
+  const writer = await nodeWriter();
+  await writer.writeParts(path, [edited.header, source.chunks(edited.dataStart, edited.dataLength, signal)], signal);
 }

@@ -275,3 +275,29 @@ test.skipIf(!HAVE_REAL)('sharded models: validate --scan-data --hash reads each 
   const text = await run('validate', '--scan-data', sharded);
   expect(text.stdout).toMatch(/^ {2}info {4}model-0000\d-of-00006\.safetensors: AllZeroTensor/m);
 });
+
+test.skipIf(!HAVE_REAL)('edit: new metadata, data byte for byte (so sshs_model_hash still holds), in place; a typo in --delete changes nothing', async () => {
+  const { copyFile, readFile: read } = await import('node:fs/promises');
+  const file = join(dir, 'lokr.safetensors');
+  await copyFile(join(REAL_DIR, 'kohya_lycoris_lokr_dim4_f16.safetensors'), file);
+  const before = await read(file);
+  const edited = await run('edit', file, '--set', 'modelspec.title=A = B', '--delete', 'ss_tag_frequency', '-o', file);
+  expect(edited.code).toBe(0);
+  expect(edited.stdout).toMatch(/^wrote .*lokr\.safetensors: 61 metadata keys, set modelspec\.title, deleted ss_tag_frequency; the 403,452 bytes of tensor data are unchanged$/m);
+  const json = JSON.parse((await run('inspect', '--json', file)).stdout);
+  expect(json.report.loadable).toBe(true);
+  expect(json.metadata['modelspec.title']).toBe('A = B');
+  expect(json.metadata.ss_tag_frequency).toBeUndefined();
+  const hashed = JSON.parse((await run('hash', '--json', file)).stdout)[0];
+  expect(hashed.checks.find((c) => c.key === 'sshs_model_hash').match).toBe(true);
+  const dataOf = (bytes) => bytes.subarray(8 + Number(bytes.readBigUInt64LE(0)));
+  expect(createHash('sha256').update(dataOf(await read(file))).digest('hex')).toBe(createHash('sha256').update(dataOf(before)).digest('hex'));
+  const after = await read(file);
+  const typo = await run('edit', file, '--delete', 'no_such_key', '-o', file);
+  expect([typo.code, typo.stderr]).toEqual([1, expect.stringContaining('no such key')]);
+  expect(await read(file)).toEqual(after);
+  expect((await run('edit', file, '--set', 'novalue')).code).toBe(2);
+  const bare = join(dir, 'bare.safetensors');
+  expect((await run('edit', file, '--clear', '-o', bare)).code).toBe(0);
+  expect(JSON.parse((await run('inspect', '--json', bare)).stdout).metadata).toEqual({});
+});

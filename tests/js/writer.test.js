@@ -2,11 +2,12 @@
 // byte; withMetadata changes the header and keeps the data section; every refusal is typed.
 import { describe, expect, test } from 'vitest';
 import { createHash } from 'node:crypto';
-import { readFile, readdir } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { initSafetensors, openSafetensors, serializeSafetensors, SafetensorsError } from '../../web/index.js';
+import { initSafetensors, openSafetensors, serializeSafetensors, writeSafetensors, SafetensorsError } from '../../web/index.js';
 import { compareUtf8 } from '../../web/writer.js';
-import { writeSafetensors } from '../../tools/write_safetensors.js';
+import { writeSafetensors as testWriterBytes } from '../../tools/write_safetensors.js';
 import { HAVE_REAL, REAL_DIR, rejection } from './fixtures.js';
 
 const bytesOf = async (blob) => new Uint8Array(await blob.arrayBuffer());
@@ -70,7 +71,7 @@ describe('serializeSafetensors', () => {
     // metadata key order of its own: compare with metadata keys in the same (sorted) order.
     const sorted = Object.fromEntries(Object.keys(metadata).sort(compareUtf8).map((k) => [k, metadata[k]]));
     const asBytes = tensors.map((t) => ({ ...t, data: new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength) }));
-    const oracle = writeSafetensors(asBytes, sorted);
+    const oracle = testWriterBytes(asBytes, sorted);
     expect(sha256(written)).toBe(sha256(oracle));
     const st = await openSafetensors(blob);
     expect(st.findings.filter((f) => f.severity !== 'info')).toEqual([]);
@@ -156,6 +157,48 @@ describe.skipIf(!HAVE_REAL)('withMetadata', () => {
       expect((await rejection(fromHandle.withMetadata({}))).code).toBe('UnsupportedSource');
     } finally {
       await handle.close();
+    }
+  });
+});
+
+describe('writing files in Node', () => {
+  test('writeSafetensors writes serializeSafetensors\'s bytes; a failed or aborted write leaves nothing', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'stw-write-'));
+    try {
+      const tensors = { b: { dtype: 'F16', shape: [2], data: new Uint16Array([0x3c00, 0xc000]) }, a: { dtype: 'U8', shape: [3], data: new Blob([new Uint8Array([1, 2, 3])]) } };
+      const path = join(dir, 'out.safetensors');
+      await writeSafetensors(path, tensors, { metadata: { format: 'pt' } });
+      expect(new Uint8Array(await readFile(path))).toEqual(await bytesOf(await serializeSafetensors(tensors, { metadata: { format: 'pt' } })));
+      const missing = await rejection(writeSafetensors(join(dir, 'no', 'such', 'dir.safetensors'), tensors));
+      expect(missing.code).toBe('WriteError');
+      const controller = new AbortController();
+      controller.abort(new Error('stop'));
+      expect((await rejection(writeSafetensors(join(dir, 'aborted.safetensors'), tensors, { signal: controller.signal }))).message).toBe('stop');
+      const refused = await rejection(writeSafetensors(join(dir, 'bad.safetensors'), { x: { dtype: 'F32', shape: [2], data: new Float32Array(1) } }));
+      expect(refused.code).toBe('InvalidTensor');
+      expect((await readdir(dir)).sort()).toEqual(['out.safetensors']);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  test.skipIf(!HAVE_REAL)('withMetadata({ path }) streams the data section from a FileHandle', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'stw-edit-'));
+    const { open } = await import('node:fs/promises');
+    const source = join(REAL_DIR, 'kohya_lycoris_lokr_dim4_f16.safetensors');
+    const handle = await open(source);
+    try {
+      const st = await openSafetensors(handle);
+      const path = join(dir, 'edited.safetensors');
+      await st.withMetadata({ 'modelspec.title': 'x' }, { path });
+      const out = new Uint8Array(await readFile(path));
+      const again = await openSafetensors(out);
+      expect(again.metadata).toEqual({ 'modelspec.title': 'x' });
+      const original = new Uint8Array(await readFile(source));
+      expect(sha256(out.subarray(again.dataStart))).toBe(sha256(original.subarray(st.dataStart)));
+    } finally {
+      await handle.close();
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });
