@@ -164,6 +164,24 @@ export interface SafetensorsFile extends TensorReader {
   withMetadata(metadata: Record<string, string> | null): Promise<Blob>;
   /** Node: writes the edited file to `path` (whole or not at all; in place is safe), its data section streamed from this file's source, whatever it is. */
   withMetadata(metadata: Record<string, string> | null, options: { path: string; signal?: AbortSignal }): Promise<void>;
+  /**
+   * The file with its float tensors (F32, F64, and BF16 or F16: the other 16-bit one) as `to`,
+   * rounded to nearest with ties to even in WASM SIMD kernels (NaN stays NaN, values past the
+   * largest finite one become ±Infinity), laid out as the reference writer lays them out; other
+   * tensors (integers, BOOL, 8-bit and smaller floats, C64) are copied. `tensors` picks which
+   * float tensors to convert. Streams a chunk at a time; the new header is checked by the
+   * validator. `onProgress` counts the bytes of the tensors being converted.
+   */
+  convert(options: ConvertOptions & { path?: undefined }): Promise<Blob>;
+  /** Node: writes the converted file to `path` (whole or not at all), in bounded memory. */
+  convert(options: ConvertOptions & { path: string }): Promise<void>;
+}
+
+export interface ConvertOptions {
+  to: 'F16' | 'BF16';
+  tensors?: (name: string) => boolean;
+  signal?: AbortSignal;
+  onProgress?: (bytesDone: number, bytesTotal: number) => void;
 }
 
 export interface HashOptions {

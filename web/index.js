@@ -14,6 +14,7 @@ import { checkEmbeddedHashes } from './hash_checks.js';
 import { openShardedModel } from './sharded_model.js';
 import { openPipeline } from './pipeline.js';
 import { editedHeader, serializeSafetensors, writeEdited, writeSafetensors } from './writer.js';
+import { convertFile } from './convert_file.js';
 export { isPipelineSource } from './pipeline_files.js';
 
 export { SafetensorsError, initSafetensors, serializeSafetensors, writeSafetensors };
@@ -103,17 +104,16 @@ function readableDataStart(header) {
 }
 
 /**
- * The data section of a file opened from a Blob or bytes, without copying it.
+ * Bytes [begin, end) of a file opened from a Blob or bytes, without reading or copying them;
+ * null for other sources (they are read).
  * @param {unknown} input
- * @param {number} dataStart
- * @returns {Blob | Uint8Array}
+ * @returns {(begin: number, end: number) => Blob | Uint8Array | null}
  */
-function dataSection(input, dataStart) {
-  if (typeof Blob !== 'undefined' && input instanceof Blob) return input.slice(dataStart);
-  if (input instanceof ArrayBuffer) return new Uint8Array(input, dataStart);
-  if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset + dataStart, input.byteLength - dataStart);
-  throw new SafetensorsError('UnsupportedSource',
-    'withMetadata needs a file opened from a Blob, File or bytes (a URL or FileHandle cannot be sliced without reading it); in Node, the CLI\'s edit command streams big files');
+function slicer(input) {
+  if (typeof Blob !== 'undefined' && input instanceof Blob) return (begin, end) => input.slice(begin, end);
+  if (input instanceof ArrayBuffer) return (begin, end) => new Uint8Array(input, begin, end - begin);
+  if (ArrayBuffer.isView(input)) return (begin, end) => new Uint8Array(input.buffer, input.byteOffset + begin, end - begin);
+  return () => null;
 }
 
 /**
@@ -224,7 +224,23 @@ export async function openSafetensors(input, options = {}) {
       const { path, signal } = checkOptions(writeOptions);
       const edited = await editedHeader(file, metadata);
       if (path !== undefined) return writeEdited(path, edited, source, signal);
-      return new Blob(/** @type {BlobPart[]} */ ([edited.header, dataSection(input, edited.dataStart)]));
+      const data = slicer(input)(edited.dataStart, header.fileSize);
+      if (data === null) {
+        throw new SafetensorsError('UnsupportedSource',
+          'withMetadata needs a file opened from a Blob, File or bytes to return a Blob (a URL or FileHandle cannot be sliced without reading it); in Node, pass { path } to stream it to a file');
+      }
+      return new Blob(/** @type {BlobPart[]} */ ([edited.header, data]));
+    },
+    /**
+     * The file with its float tensors (F32, F64 and the other 16-bit float) as F16 or BF16,
+     * rounded to nearest even, laid out as the reference writer would: a Blob, or with `path`
+     * (Node) a file. Other tensors are copied.
+     * @param {{ to: 'F16' | 'BF16', tensors?: (name: string) => boolean, path?: string, signal?: AbortSignal,
+     *   onProgress?: (done: number, total: number) => void }} convertOptions
+     * @returns {Promise<any>} a Blob, or nothing when written to `path`
+     */
+    async convert(convertOptions) {
+      return convertFile(file, source, slicer(input), checkOptions(convertOptions));
     },
   };
   if (kept) keptReports.register(file, kept);

@@ -38,6 +38,11 @@ export function compareUtf8(a, b) {
   return a.length - b.length;
 }
 
+/** The reference writer's order: by dtype, descending in its Dtype order (the core's table order), then by name in byte order. */
+export function referenceOrder(a, b) {
+  return b.dtype.index - a.dtype.index || compareUtf8(a.name, b.name);
+}
+
 /**
  * The `__metadata__` entry's text, keys in byte order; null for none.
  * @param {unknown} metadata
@@ -112,7 +117,7 @@ function layOut(tensors, dtypes) {
     if (size !== bits / 8) throw invalidTensor(`tensor ${JSON.stringify(name)}: shape [${shape}] of ${dtype.name} needs ${bits / 8} bytes, the data has ${size}`, name);
     return { name, dtype, shape, bytes, size };
   });
-  checked.sort((a, b) => b.dtype.index - a.dtype.index || compareUtf8(a.name, b.name));
+  checked.sort(referenceOrder);
   return checked;
 }
 
@@ -209,7 +214,18 @@ async function nodeWriter() {
 export async function writeSafetensors(path, tensors, options = {}) {
   if (typeof path !== 'string') throw new TypeError('path must be a string');
   const { header, parts } = await planFile(tensors, options);
-  await (await nodeWriter()).writeParts(path, [header, ...parts], options.signal);
+  await writeParts(path, [header, ...parts], options.signal);
+}
+
+/**
+ * Node: writes `parts` to `path`, whole or not at all (node_write.js).
+ * @param {string} path
+ * @param {(Uint8Array | Blob | AsyncIterable<Uint8Array>)[]} parts
+ * @param {AbortSignal} [signal]
+ */
+export async function writeParts(path, parts, signal) {
+  if (typeof path !== 'string') throw new TypeError('options.path must be a string');
+  await (await nodeWriter()).writeParts(path, parts, signal);
 }
 
 /**
@@ -221,7 +237,5 @@ export async function writeSafetensors(path, tensors, options = {}) {
  * @param {AbortSignal} [signal]
  */
 export async function writeEdited(path, edited, source, signal) {
-  if (typeof path !== 'string') throw new TypeError('options.path must be a string');
-  const writer = await nodeWriter();
-  await writer.writeParts(path, [edited.header, source.chunks(edited.dataStart, edited.dataLength, signal)], signal);
+  await writeParts(path, [edited.header, source.chunks(edited.dataStart, edited.dataLength, signal)], signal);
 }

@@ -14,6 +14,7 @@
 #include "analysis/analyze_header.h"
 #include "card/build_card.h"
 #include "convert/float32_convert.h"
+#include "convert/narrow_float.h"
 #include "convert/value_scan.h"
 #include "findings/scan_findings.h"
 #include "format/header_json.h"
@@ -116,6 +117,21 @@ void convert_chunk(int dtype, std::uintptr_t in, std::uintptr_t out, std::size_t
   }
 }
 
+// Converts `count` elements of dtype index `from` at `in` to dtype index `to` (F16 or BF16) at
+// `out`, rounding to nearest even. JS asks only for pairs can_narrow accepts; anything else traps.
+void narrow_chunk(int from, int to, std::uintptr_t in, std::uintptr_t out, std::size_t count) {
+  if (from < 0 || from >= kDtypeCount || to < 0 || to >= kDtypeCount ||
+      !convert_floats(static_cast<Dtype>(from), static_cast<Dtype>(to), reinterpret_cast<const std::uint8_t*>(in),
+                      reinterpret_cast<std::uint8_t*>(out), count)) {
+    __builtin_trap();
+  }
+}
+
+bool can_narrow_dtypes(int from, int to) {
+  return from >= 0 && from < kDtypeCount && to >= 0 && to < kDtypeCount &&
+         can_narrow(static_cast<Dtype>(from), static_cast<Dtype>(to));
+}
+
 void normalize_bool_chunk(std::uintptr_t in, std::uintptr_t out, std::size_t count) {
   normalize_bool(reinterpret_cast<const std::uint8_t*>(in), reinterpret_cast<std::uint8_t*>(out), count);
 }
@@ -178,6 +194,8 @@ EMSCRIPTEN_BINDINGS(safetensors_core) {
   emscripten::function("_inputPadding", &input_padding);
   emscripten::function("_convertToF32", &convert_chunk);
   emscripten::function("_normalizeBool", &normalize_bool_chunk);
+  emscripten::function("_narrowFloats", &narrow_chunk);
+  emscripten::function("_canNarrow", &can_narrow_dtypes);
   emscripten::class_<HeapScanner>("_HeapScanner")
       .constructor<>()
       .function("begin", &HeapScanner::begin)

@@ -32,6 +32,9 @@ export interface CoreModule {
   _dropReport(handle: number): void;
   _convertToF32(dtype: number, input: number, output: number, count: number): void;
   _normalizeBool(input: number, output: number, count: number): void;
+  /** Float elements of dtype `from` to `to` (F16 or BF16), rounded to nearest even (cpp/convert/narrow_float.h). */
+  _narrowFloats(from: number, to: number, input: number, output: number, count: number): void;
+  _canNarrow(from: number, to: number): boolean;
   _HeapScanner: { new (): HeapScanner; prototype: HeapScanner };
 }
 

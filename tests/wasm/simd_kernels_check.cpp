@@ -1,11 +1,13 @@
 // Built for wasm with -msimd128 and run under Node by `make test`: every SIMD kernel
-// against the scalar reference, bit for bit, over every code of its format, at every
+// against the scalar reference, bit for bit, over every code of its format (for the
+// float32-to-F16/BF16 kernels, a million patterns around every rounding boundary), at every
 // input misalignment and for every tail length. Exit status 0 means all matched.
 #include <cstdio>
 #include <cstring>
 #include <vector>
 
 #include "convert/float32_convert.h"
+#include "convert/narrow_float.h"
 
 namespace {
 
@@ -40,6 +42,38 @@ int compare(Dtype dtype, const std::vector<std::uint8_t>& codes, std::size_t cou
   return mismatches;
 }
 
+// Float32 to F16 or BF16 on write: both paths on `count` floats from byte `misalign`.
+int compare_narrow(Dtype to, const std::vector<std::uint32_t>& floats, std::size_t count, std::size_t misalign) {
+  std::vector<std::uint8_t> in(floats.size() * 4 + 16);
+  std::memcpy(in.data() + misalign, floats.data(), count * 4);
+  std::vector<std::uint16_t> simd(count + 1, 0xABCD), scalar(count + 1, 0xABCD);
+  const std::uint8_t* src = in.data() + misalign;
+  if (!safetensors::convert_floats(Dtype::F32, to, src, reinterpret_cast<std::uint8_t*>(simd.data()), count) ||
+      !safetensors::convert_floats_scalar(Dtype::F32, to, src, reinterpret_cast<std::uint8_t*>(scalar.data()), count)) {
+    std::printf("F32 to %s: conversion refused\n", safetensors::dtype_name(to).data());
+    return 1;
+  }
+  int mismatches = 0;
+  for (std::size_t i = 0; i <= count; ++i) {
+    if (simd[i] != scalar[i] && mismatches++ < 5) {
+      std::printf("F32 %08x to %s (misalign %zu): simd %04x scalar %04x\n", i < count ? floats[i] : 0u,
+                  safetensors::dtype_name(to).data(), misalign, simd[i], scalar[i]);
+    }
+  }
+  return mismatches;
+}
+
+// Every top half of a float32 (sign, exponent, 7 mantissa bits) with low halves at and around
+// both formats' halfway points: 65,536 x 16 patterns.
+std::vector<std::uint32_t> narrow_patterns() {
+  const std::uint32_t lows[] = {0,      1,      0x0FFF, 0x1000, 0x1001, 0x1FFF, 0x2000, 0x2FFF,
+                                0x3000, 0x3001, 0x7FFF, 0x8000, 0x8001, 0xBFFF, 0xF000, 0xFFFF};
+  std::vector<std::uint32_t> out;
+  for (std::uint32_t high = 0; high < 65536; ++high)
+    for (std::uint32_t low : lows) out.push_back(high << 16 | low);
+  return out;
+}
+
 }  // namespace
 
 int main() {
@@ -63,6 +97,17 @@ int main() {
     }
     for (std::size_t tail = 0; tail <= 33; ++tail) {
       failures += compare(kind, codes, tail, tail % 3);
+      checked += tail;
+    }
+  }
+  const std::vector<std::uint32_t> floats = narrow_patterns();
+  for (const Dtype to : {Dtype::F16, Dtype::BF16}) {
+    for (std::size_t misalign = 0; misalign < 4; ++misalign) {
+      failures += compare_narrow(to, floats, floats.size(), misalign);
+      checked += floats.size();
+    }
+    for (std::size_t tail = 0; tail <= 33; ++tail) {
+      failures += compare_narrow(to, floats, tail, tail % 3);
       checked += tail;
     }
   }
