@@ -1,18 +1,19 @@
 #!/usr/bin/env node
-// safetensors-wasm validate | inspect | hash | edit: see USAGE. Text for people goes to stdout,
+// safetensors-wasm validate | inspect | hash | edit | convert: see USAGE. Text for people goes to stdout,
 // --json prints one JSON document. Files are read through FileHandles: Node 20's
 // openAsBlob truncates sizes past 4 GiB.
 import { open } from 'node:fs/promises';
 import { isPipelineSource, openSafetensors, openSafetensorsIndex, openSafetensorsPipeline, validateSafetensors, SafetensorsError } from './index.js';
 import { cardLines, hashLines, printable } from './cli_text.js';
 import { isHttpUrl } from './http_source.js';
-import { edit } from './cli_write.js';
+import { convert, edit } from './cli_write.js';
 import { checkShardData, componentLines, isModelArgument, modelReport, pipelineReport, shardHashLines, shardLines } from './cli_sharded.js';
 
 const USAGE = `usage: safetensors-wasm validate [--json] [--scan-data] [--hash] FILE...
        safetensors-wasm inspect [--json] FILE
        safetensors-wasm hash [--json] [--tensors] FILE...
        safetensors-wasm edit FILE [--set KEY=VALUE]... [--delete KEY]... [--clear] -o OUT
+       safetensors-wasm convert FILE --to f16|bf16 -o OUT
 
 validate  says whether the reference safetensors loader accepts each file
           (exit 0 when all are loadable, 1 otherwise); --json prints one JSON array;
@@ -26,6 +27,8 @@ hash      prints each file's SHA-256 as sha256sum does, then AutoV2, AutoV3, Aut
 edit      writes FILE with its metadata changed (--clear starts from none) to OUT, the tensor
           data copied byte for byte (its hashes stay); OUT may be FILE: it is replaced only
           once the new file is whole
+convert   writes FILE with its F32, F64 and other 16-bit float tensors as F16 or BF16
+          (rounded to nearest even; NaN stays NaN) to OUT; other tensors are copied
 
 A FILE may be an http:// or https:// URL: it is read with Range requests (the header in
 one request when it fits in 256 KiB, tensors as needed), never downloaded whole.
@@ -261,6 +264,6 @@ function usage() {
 }
 
 const [command, ...rest] = process.argv.slice(2);
-const commands = { validate, inspect, hash, edit: (/** @type {string[]} */ args) => edit(args, usage) };
+const commands = { validate, inspect, hash, edit: (/** @type {string[]} */ args) => edit(args, usage), convert: (/** @type {string[]} */ args) => convert(args, usage) };
 const run = commands[command] ?? usage;
 process.exitCode = await run(rest);

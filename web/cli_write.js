@@ -1,4 +1,4 @@
-// The CLI's commands that write files (web/cli.js): edit (metadata) and, later, convert.
+// The CLI's commands that write files (web/cli.js): edit (metadata) and convert (to F16/BF16).
 // The output is written whole or not at all; OUT may be FILE itself.
 import { open } from 'node:fs/promises';
 import { openSafetensors, SafetensorsError } from './index.js';
@@ -64,6 +64,47 @@ export async function edit(args, usage) {
     return 0;
   } catch (error) {
     console.error(printable(`edit: ${error instanceof Error ? error.message : error}`));
+    return 1;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** safetensors-wasm convert: float tensors rounded to F16 or BF16, the rest copied. */
+export async function convert(args, usage) {
+  const files = [];
+  let to = null;
+  let out = null;
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--to') to = String(args[++i] ?? '').toUpperCase();
+    else if (args[i] === '-o') out = args[++i] ?? null;
+    else files.push(args[i]);
+  }
+  if (files.length !== 1 || files[0].startsWith('-') || (to !== 'F16' && to !== 'BF16') || !out) {
+    console.error('convert: takes FILE --to f16|bf16 -o OUT');
+    return usage();
+  }
+  const [file] = files;
+  const handle = await open(file, 'r').catch((error) => {
+    console.error(`cannot read ${file}: ${error.message}`);
+    return null;
+  });
+  if (!handle) return 1;
+  try {
+    const st = await openSafetensors(handle);
+    const before = new Map(st.tensors.map((t) => [t.name, t.dtype]));
+    await st.convert({ to, path: out });
+    const result = await open(out, 'r');
+    try {
+      const written = await openSafetensors(result);
+      const changed = written.tensors.filter((t) => before.get(t.name) !== t.dtype).length;
+      console.log(printable(`wrote ${out}: ${changed} of ${written.tensors.length} tensors converted to ${to}, ${st.fileSize.toLocaleString('en')} -> ${written.fileSize.toLocaleString('en')} bytes`));
+    } finally {
+      await result.close();
+    }
+    return 0;
+  } catch (error) {
+    console.error(printable(`convert: ${error instanceof Error ? error.message : error}`));
     return 1;
   } finally {
     await handle.close();

@@ -301,3 +301,17 @@ test.skipIf(!HAVE_REAL)('edit: new metadata, data byte for byte (so sshs_model_h
   expect((await run('edit', file, '--clear', '-o', bare)).code).toBe(0);
   expect(JSON.parse((await run('inspect', '--json', bare)).stdout).metadata).toEqual({});
 });
+
+test.skipIf(!HAVE_REAL)('convert: GPT-2 to F16 and back to the same card; bad arguments are usage errors', async () => {
+  const out = join(dir, 'gpt2-f16.safetensors');
+  const converted = await run('convert', join(REAL_DIR, 'transformers_gpt2_tiny_f32.safetensors'), '--to', 'f16', '-o', out);
+  expect(converted.code).toBe(0);
+  expect(converted.stdout).toMatch(/^wrote .*gpt2-f16\.safetensors: 52 of 52 tensors converted to F16, 949,792 -> \d[\d,]* bytes$/m);
+  const json = JSON.parse((await run('inspect', '--json', out)).stdout);
+  expect(json.report.loadable).toBe(true);
+  expect(new Set(json.tensors.map((t) => t.dtype))).toEqual(new Set(['F16']));
+  const before = JSON.parse((await run('inspect', '--json', join(REAL_DIR, 'transformers_gpt2_tiny_f32.safetensors'))).stdout);
+  expect(json.card.parameters.total).toBe(before.card.parameters.total);
+  expect((await run('convert', out, '--to', 'f8', '-o', join(dir, 'x.safetensors'))).code).toBe(2);
+  expect((await run('convert', join(dir, 'missing.safetensors'), '--to', 'bf16', '-o', join(dir, 'x.safetensors'))).code).toBe(1);
+});
