@@ -2,6 +2,7 @@
 import { isPipelineSource, openSafetensors, openSafetensorsIndex, openSafetensorsPipeline, validateSafetensors, SafetensorsError } from '../web/index.js';
 import { showCard, showHashes } from './card_panel.js';
 import { EXPAND_ALL_LIMIT, expandAll, showModuleTree } from './module_tree.js';
+import { showEditor } from './edit_panel.js';
 
 const PREVIEW_ELEMENTS = 4096;
 const MAX_PREVIEW_ROW = 1 << 24; // a row larger than this is not read for a preview
@@ -189,6 +190,7 @@ function reset(name, single) {
   showHashes(null);
   $('shards-box').hidden = true;
   $('components-box').hidden = true;
+  showEditor(null, name);
   $('file-name').textContent = name;
   $('verdict').textContent = 'reading…';
   $('verdict').className = '';
@@ -255,6 +257,7 @@ async function show(file, name) {
   showFindings(report.findings);
   $('scan').disabled = st === null;
   await showFileView(file, st, report);
+  showEditor(st, name);
 }
 
 // The view of one file (findings and verdict are shown by the caller).
