@@ -95,6 +95,7 @@ bench: build
 	node tests/bench/hash.bench.js
 	node tests/bench/sharded.bench.js
 	node tests/bench/convert.bench.js
+	node tests/bench/batch.bench.js
 	node tests/bench/browser_decode.bench.js
 
 # libFuzzer with ASan+UBSan: header_fuzzer (the header analysis) and decode_fuzzer (the

@@ -125,6 +125,24 @@ export interface TensorReader {
   getTensor(name: string, options: GetTensorOptions<'float32'>): Promise<Float32Array>;
   getTensor(name: string, options: GetTensorOptions<'raw'>): Promise<Uint8Array>;
   getTensor(name: string, options?: GetTensorOptions): Promise<TensorArray>;
+  /**
+   * Many tensors (every one without `names`) in one pass: the chosen tensors are read in file
+   * order, adjacent ones as one stream (runs of up to 16 MiB), `concurrency` runs at a time
+   * (default 4). The Map follows the order of `names` (else the file's). Same `as` and errors as
+   * getTensor; `onProgress` counts bytes read over all of them.
+   */
+  getTensors(names?: string[], options?: GetTensorsOptions<'native'>): Promise<Map<string, TensorArray>>;
+  getTensors(names: string[] | undefined, options: GetTensorsOptions<'float32'>): Promise<Map<string, Float32Array>>;
+  getTensors(names: string[] | undefined, options: GetTensorsOptions<'raw'>): Promise<Map<string, Uint8Array>>;
+  getTensors(names?: string[], options?: GetTensorsOptions): Promise<Map<string, TensorArray>>;
+}
+
+export interface GetTensorsOptions<As extends 'native' | 'float32' | 'raw' = 'native' | 'float32' | 'raw'> {
+  as?: As;
+  /** Runs (or, in a sharded model, shards) read at once; default 4. */
+  concurrency?: number;
+  signal?: AbortSignal;
+  onProgress?: (bytesDone: number, bytesTotal: number) => void;
 }
 
 export interface SafetensorsFile extends TensorReader {

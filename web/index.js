@@ -15,6 +15,7 @@ import { openShardedModel } from './sharded_model.js';
 import { openPipeline } from './pipeline.js';
 import { editedHeader, serializeSafetensors, writeEdited, writeSafetensors } from './writer.js';
 import { convertFile } from './convert_file.js';
+import { readTensorBatch } from './tensor_batch.js';
 export { isPipelineSource } from './pipeline_files.js';
 
 export { SafetensorsError, initSafetensors, serializeSafetensors, writeSafetensors };
@@ -160,6 +161,18 @@ export async function openSafetensors(input, options = {}) {
       const core = await initSafetensors();
       const plan = planTensorRead(tensor, core.tables.dtypes[dtypeIndex[index]], dataStart, tensorOptions);
       return decodeTensor(core, source, plan, tensor, tensorOptions);
+    },
+    /**
+     * Many tensors (all without `names`) in one pass over the file: adjacent tensors are read
+     * as one stream, a few runs at a time. Same `as` and errors as getTensor.
+     * @param {string[]} [names]
+     * @param {{ as?: 'native' | 'float32' | 'raw', concurrency?: number, signal?: AbortSignal,
+     *   onProgress?: (bytesDone: number, bytesTotal: number) => void }} [batchOptions]
+     */
+    async getTensors(names, batchOptions = {}) {
+      checkOptions(batchOptions);
+      const byName = () => (byIndex ??= new Map(tensors.map((t, i) => [t.name, i])));
+      return readTensorBatch(await initSafetensors(), source, { tensors, dataStart, dtypeIndex, byName }, names, batchOptions);
     },
     /**
      * The model card, built by the core from the header read at open (a new object each

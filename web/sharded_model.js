@@ -153,6 +153,35 @@ export async function openShardedModel(source, options, openSafetensors) {
       const file = /** @type {SafetensorsFile} */ (fileOf.get(tensor.shard));
       return /** @type {any} */ (file.getTensor(name, tensorOptions));
     },
+    async getTensors(names, batchOptions = {}) {
+      byName ??= new Map(checked.tensors.map((t) => [t.name, t]));
+      const wanted = names ?? checked.tensors.map((t) => t.name);
+      if (!Array.isArray(wanted) || !wanted.every((n) => typeof n === 'string')) throw new TypeError('names must be an array of tensor names');
+      /** @type {Map<string, string[]>} shard -> its names */
+      const perShard = new Map();
+      for (const name of new Set(wanted)) {
+        const tensor = byName.get(name);
+        if (tensor === undefined) throw notFound(name);
+        perShard.set(tensor.shard, [...(perShard.get(tensor.shard) ?? []), name]);
+      }
+      const total = [...new Set(wanted)].reduce((sum, n) => sum + /** @type {any} */ (byName).get(n).byteLength, 0);
+      let done = 0;
+      const { onProgress, concurrency = 4 } = batchOptions;
+      const groups = [...perShard];
+      const parts = await pooled(groups.length, concurrency, async (i) => {
+        const [shard, shardNames] = groups[i];
+        let seen = 0;
+        const progress = (/** @type {number} */ d) => {
+          done += d - seen;
+          seen = d;
+          onProgress?.(done, total);
+        };
+        const file = /** @type {SafetensorsFile} */ (fileOf.get(shard));
+        return file.getTensors(shardNames, { ...batchOptions, onProgress: progress });
+      });
+      const merged = new Map(parts.flatMap((m) => [...m]));
+      return /** @type {any} */ (new Map(wanted.map((n) => [n, merged.get(n)])));
+    },
     async describe(describeOptions = {}) {
       throwIfAborted(describeOptions.signal);
       const { parts, size } = mergedHeader(checked.tensors, firstMetadata);

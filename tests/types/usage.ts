@@ -121,3 +121,11 @@ export async function pipeline(files: File[]): Promise<string> {
   await openSafetensorsPipeline(files, { variant: 16 });
   return `${kind} ${tensors} ${where} ${p.className}`;
 }
+
+export async function batch(st: SafetensorsFile): Promise<number> {
+  const all: Map<string, TensorArray> = await st.getTensors();
+  const floats: Map<string, Float32Array> = await st.getTensors(['a', 'b'], { as: 'float32', concurrency: 2, onProgress: (d: number, t: number) => void (d + t) });
+  // @ts-expect-error names is an array
+  await st.getTensors('a');
+  return all.size + floats.size;
+}
