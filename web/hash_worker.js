@@ -12,20 +12,27 @@ async function hostPort() {
   return { post: (message) => parentPort.postMessage(message), listen: (fn) => parentPort.on('message', fn) };
 }
 
-const port = await hostPort();
-const hasher = await createSHA256();
-hasher.init();
-port.listen((message) => {
-  try {
-    if (message.bytes) {
-      hasher.update(message.bytes);
-      port.post({ done: message.bytes.byteLength });
-    } else if (message.cut) {
-      port.post({ digest: hasher.digest('hex') });
-      hasher.init();
+// No top-level await: bundlers build workers as classic scripts by default (Vite: iife).
+async function main() {
+  const port = await hostPort();
+  const hasher = await createSHA256();
+  hasher.init();
+  port.listen((message) => {
+    try {
+      if (message.bytes) {
+        hasher.update(message.bytes);
+        port.post({ done: message.bytes.byteLength });
+      } else if (message.cut) {
+        port.post({ digest: hasher.digest('hex') });
+        hasher.init();
+      }
+    } catch (error) {
+      port.post({ error: error instanceof Error ? error.message : String(error) });
     }
-  } catch (error) {
-    port.post({ error: error instanceof Error ? error.message : String(error) });
-  }
-});
-port.post({ ready: true });
+  });
+  port.post({ ready: true });
+}
+
+// A failed start (hash-wasm not loadable) is thrown outside the promise, so that the worker's
+// error event tells the host, as a failed import would.
+main().catch((error) => setTimeout(() => { throw error; }));
