@@ -131,10 +131,30 @@ export interface TensorReader {
    * (default 4). The Map follows the order of `names` (else the file's). Same `as` and errors as
    * getTensor; `onProgress` counts bytes read over all of them.
    */
+  /**
+   * One tensor (or `rows` of it) as converted pieces, read and converted a chunk at a time
+   * (`chunkBytes` of input, default 1 MiB): `offset` is the index of `values[0]` in the whole
+   * tensor. `values` is a view on one reused array, valid until the next step: copy or upload it
+   * before continuing. Peak memory is one chunk, so tensors larger than any array stream too.
+   * Same `as`, `rows` and errors as getTensor. Finish or `break` the loop: that frees its buffers.
+   */
+  streamTensor(name: string, options?: StreamTensorOptions<'native'>): AsyncGenerator<{ offset: number; values: TensorArray }, void, undefined>;
+  streamTensor(name: string, options: StreamTensorOptions<'float32'>): AsyncGenerator<{ offset: number; values: Float32Array }, void, undefined>;
+  streamTensor(name: string, options: StreamTensorOptions<'raw'>): AsyncGenerator<{ offset: number; values: Uint8Array }, void, undefined>;
+  streamTensor(name: string, options?: StreamTensorOptions): AsyncGenerator<{ offset: number; values: TensorArray }, void, undefined>;
   getTensors(names?: string[], options?: GetTensorsOptions<'native'>): Promise<Map<string, TensorArray>>;
   getTensors(names: string[] | undefined, options: GetTensorsOptions<'float32'>): Promise<Map<string, Float32Array>>;
   getTensors(names: string[] | undefined, options: GetTensorsOptions<'raw'>): Promise<Map<string, Uint8Array>>;
   getTensors(names?: string[], options?: GetTensorsOptions): Promise<Map<string, TensorArray>>;
+}
+
+export interface StreamTensorOptions<As extends 'native' | 'float32' | 'raw' = 'native' | 'float32' | 'raw'> {
+  as?: As;
+  rows?: [number, number];
+  /** Input bytes per piece (default 1,048,576). */
+  chunkBytes?: number;
+  signal?: AbortSignal;
+  onProgress?: (bytesDone: number, bytesTotal: number) => void;
 }
 
 export interface GetTensorsOptions<As extends 'native' | 'float32' | 'raw' = 'native' | 'float32' | 'raw'> {

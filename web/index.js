@@ -5,7 +5,7 @@ import { SafetensorsError, tensorNotFound } from './errors.js';
 import { analyzeHeader, readHeader } from './read_header.js';
 import { cardObject, decodeCardTable } from './header_table.js';
 import { planTensorRead } from './tensor_plan.js';
-import { decodeTensor } from './tensor_decode.js';
+import { decodePieces, decodeTensor } from './tensor_decode.js';
 import { scanData } from './data_scan.js';
 import { readRanges } from './heap_stream.js';
 import { throwIfAborted } from './abort.js';
@@ -161,6 +161,26 @@ export async function openSafetensors(input, options = {}) {
       const core = await initSafetensors();
       const plan = planTensorRead(tensor, core.tables.dtypes[dtypeIndex[index]], dataStart, tensorOptions);
       return decodeTensor(core, source, plan, tensor, tensorOptions);
+    },
+    /**
+     * One tensor (or rows of it) as converted pieces, read and converted a chunk at a time:
+     * `values` is a view on one reused array, valid until the next step. Peak memory is one
+     * chunk whatever the tensor's size.
+     * @param {string} name
+     * @param {{ as?: 'native' | 'float32' | 'raw', rows?: [number, number], signal?: AbortSignal,
+     *   onProgress?: (bytesDone: number, bytesTotal: number) => void, chunkBytes?: number }} [streamOptions]
+     * @returns {AsyncGenerator<{ offset: number, values: any }>}
+     */
+    async* streamTensor(name, streamOptions = {}) {
+      checkOptions(streamOptions);
+      const { chunkBytes } = streamOptions;
+      if (chunkBytes !== undefined && (!Number.isSafeInteger(chunkBytes) || chunkBytes < 1)) throw new TypeError('options.chunkBytes must be a positive integer');
+      byIndex ??= new Map(tensors.map((t, i) => [t.name, i]));
+      const index = byIndex.get(name);
+      if (index === undefined) throw tensorNotFound(name, tensors);
+      const core = await initSafetensors();
+      const plan = planTensorRead(tensors[index], core.tables.dtypes[dtypeIndex[index]], dataStart, streamOptions);
+      yield* decodePieces(core, source, plan, { signal: streamOptions.signal, onProgress: streamOptions.onProgress, chunkBytes });
     },
     /**
      * Many tensors (all without `names`) in one pass over the file: adjacent tensors are read

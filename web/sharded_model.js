@@ -153,6 +153,17 @@ export async function openShardedModel(source, options, openSafetensors) {
       const file = /** @type {SafetensorsFile} */ (fileOf.get(tensor.shard));
       return /** @type {any} */ (file.getTensor(name, tensorOptions));
     },
+    /**
+     * @param {string} name
+     * @param {any} [streamOptions]
+     * @returns {AsyncGenerator<any, void, undefined>}
+     */
+    async* streamTensor(name, streamOptions = {}) {
+      byName ??= new Map(checked.tensors.map((t) => [t.name, t]));
+      const tensor = byName.get(name);
+      if (tensor === undefined) throw notFound(name);
+      yield* /** @type {SafetensorsFile} */ (fileOf.get(tensor.shard)).streamTensor(name, streamOptions);
+    },
     async getTensors(names, batchOptions = {}) {
       byName ??= new Map(checked.tensors.map((t) => [t.name, t]));
       const wanted = names ?? checked.tensors.map((t) => t.name);

@@ -1,8 +1,7 @@
 // Streams one tensor's bytes into its typed array. Chunks that need converting pass
 // through a bounded scratch area in the wasm heap; the result is built in JS memory.
-import { throwIfAborted } from './abort.js';
+import { chunksUntilAborted, throwIfAborted } from './abort.js';
 import { SafetensorsError } from './errors.js';
-import { streamThroughHeap } from './heap_stream.js';
 
 /** Input bytes converted per wasm call; the heap scratch is this plus its float32 output. */
 export const SCRATCH_INPUT_BYTES = 1 << 20;
@@ -28,72 +27,118 @@ function allocateResult(plan, tensor, into) {
   }
 }
 
-// Bytes that already are the result's elements: copied in place.
-class ByteCopier {
-  constructor(result) {
-    this.bytes = new Uint8Array(result.buffer, result.byteOffset, result.byteLength);
-    this.written = 0;
-  }
-
-  push(chunk) {
-    this.bytes.set(chunk, this.written);
-    this.written += chunk.byteLength;
-  }
-}
-
-// Converts chunks in the wasm heap: carries the bytes of a unit (element, or F4 byte)
-// split across chunks, and copies each converted piece out before the next call.
-class HeapConverter {
-  /**
-   * @param {import('./core.js').Core} core
-   * @param {ReturnType<typeof import('./tensor_plan.js').planTensorRead>} plan
-   * @param {any} result the typed array being filled
-   * @param {number[]} buffers the input and output scratch areas
-   * @param {number} capacity input bytes per wasm call
-   */
-  constructor(core, plan, result, [inPtr, outPtr], capacity) {
-    this.module = core.module;
-    this.plan = plan;
-    this.result = result;
-    this.inPtr = inPtr;
-    this.outPtr = outPtr;
-    this.capacity = capacity;
-    this.outBytesPerUnit = outputBytesPerUnit(plan);
-    this.filled = 0;
-    this.written = 0;
-  }
-
-  push(chunk) {
-    const { module: m, plan } = this;
-    for (let at = 0; at < chunk.byteLength;) {
-      const n = Math.min(this.capacity - this.filled, chunk.byteLength - at);
-      m.HEAPU8.set(chunk.subarray(at, at + n), this.inPtr + this.filled);
-      this.filled += n;
-      at += n;
-      const units = Math.floor(this.filled / plan.unitBytes);
-      if (units === 0) continue;
-      const outBytes = units * this.outBytesPerUnit;
-      if (plan.kind === 'bool') {
-        m._normalizeBool(this.inPtr, this.outPtr, units);
-        this.result.set(m.HEAPU8.subarray(this.outPtr, this.outPtr + outBytes), this.written);
-      } else {
-        m._convertToF32(plan.dtype, this.inPtr, this.outPtr, units * plan.unitElements);
-        this.result.set(m.HEAPF32.subarray(this.outPtr >>> 2, (this.outPtr + outBytes) >>> 2), this.written);
-      }
-      this.written += outBytes / this.result.BYTES_PER_ELEMENT;
-      const used = units * plan.unitBytes;
-      m.HEAPU8.copyWithin(this.inPtr, this.inPtr + used, this.inPtr + this.filled);
-      this.filled -= used;
-    }
-  }
-}
-
+/** Output bytes per unit (an element, or an F4 byte of two). */
 function outputBytesPerUnit(plan) {
   return plan.unitElements * plan.ArrayType.BYTES_PER_ELEMENT;
 }
 
 /**
- * Reads plan.byteLength bytes at plan.offset from `source` and returns the typed array.
+ * The one decoding path (getTensor, getTensors and streamTensor): streams the plan's bytes
+ * from `source` and yields `{ offset, values }` pieces, `offset` being the index of values[0]
+ * in the whole result. With `target` (the result array), pieces are written into it and
+ * `values` is a view of it; without, `values` is a view on one reused array of at most
+ * `chunkBytes` worth of input, valid until the next step. Conversions go through two heap
+ * scratch areas (freed when the generator ends, however it ends); bytes that already are
+ * the result's elements are copied, carrying a unit split between chunks.
+ * @param {import('./core.js').Core} core
+ * @param {{ chunks(offset: number, length: number, signal?: AbortSignal): AsyncIterable<Uint8Array> }} source
+ * @param {ReturnType<typeof import('./tensor_plan.js').planTensorRead>} plan
+ * @param {{ signal?: AbortSignal, onProgress?: (done: number, total: number) => void, target?: any, chunkBytes?: number }} options
+ * @returns {AsyncGenerator<{ offset: number, values: any }>}
+ */
+export async function* decodePieces(core, source, plan, options) {
+  const { signal, onProgress, target } = options;
+  throwIfAborted(signal);
+  const copying = plan.kind === 'copy';
+  // Bytes in one unit of input: an element when copying, else the plan's unit (F4: a byte of two).
+  const unitBytes = copying ? plan.ArrayType.BYTES_PER_ELEMENT : plan.unitBytes;
+  const unitElements = copying ? 1 : plan.unitElements;
+  const requested = options.chunkBytes ?? SCRATCH_INPUT_BYTES;
+  const capacity = Math.max(unitBytes, requested - (requested % unitBytes));
+  const outPerUnit = copying ? unitBytes : outputBytesPerUnit(plan);
+  const reused = target ? null : new plan.ArrayType((capacity / unitBytes) * unitElements);
+  // Copying: bytes gather in the reused array (or go straight into the target); converting: in the heap.
+  let inPtr = 0;
+  let outPtr = 0;
+  let filled = 0; // input bytes held, not yet turned into elements
+  let written = 0; // elements yielded so far
+  const total = plan.byteLength;
+  let done = 0;
+  try {
+    if (!copying) {
+      inPtr = core.malloc(capacity, 'the conversion input buffer');
+      outPtr = core.malloc((capacity / unitBytes) * outPerUnit, 'the conversion output buffer');
+    }
+    const targetBytes = target && copying ? new Uint8Array(target.buffer, target.byteOffset, target.byteLength) : null;
+    const reusedBytes = reused && copying ? new Uint8Array(reused.buffer) : null;
+    for await (const chunk of chunksUntilAborted(source.chunks(plan.offset, total, signal), signal)) {
+      throwIfAborted(signal);
+      if (targetBytes) {
+        // Straight into the result: no unit can be split, the result's bytes are contiguous.
+        targetBytes.set(chunk, written * unitBytes + filled);
+        const units = Math.floor((filled + chunk.byteLength) / unitBytes);
+        filled = (filled + chunk.byteLength) % unitBytes;
+        yield { offset: written, values: target.subarray(written, written + units) };
+        throwIfAborted(signal);
+        written += units;
+      } else {
+        for (let at = 0; at < chunk.byteLength;) {
+          const n = Math.min(capacity - filled, chunk.byteLength - at);
+          const piece = chunk.subarray(at, at + n);
+          at += n;
+          let units;
+          if (copying) {
+            /** @type {Uint8Array} */ (reusedBytes).set(piece, filled);
+            units = Math.floor((filled + n) / unitBytes);
+            if (units === 0) {
+              filled += n;
+              continue;
+            }
+            yield { offset: written, values: /** @type {any} */ (reused).subarray(0, units) };
+            throwIfAborted(signal); // a consumer may abort between pieces
+            // The consumer is done with the view: move the split unit's bytes to the front.
+            const used = units * unitBytes;
+            /** @type {Uint8Array} */ (reusedBytes).copyWithin(0, used, filled + n);
+            filled = filled + n - used;
+          } else {
+            units = core.call((m) => {
+              m.HEAPU8.set(piece, inPtr + filled);
+              const count = Math.floor((filled + n) / unitBytes);
+              if (count === 0) return 0;
+              const outBytes = count * outPerUnit;
+              if (plan.kind === 'bool') m._normalizeBool(inPtr, outPtr, count);
+              else m._convertToF32(plan.dtype, inPtr, outPtr, count * unitElements);
+              const source = plan.kind === 'bool' ? m.HEAPU8.subarray(outPtr, outPtr + outBytes) : m.HEAPF32.subarray(outPtr >>> 2, (outPtr + outBytes) >>> 2);
+              (target ?? reused).set(source, target ? written : 0);
+              m.HEAPU8.copyWithin(inPtr, inPtr + count * unitBytes, inPtr + filled + n);
+              return count;
+            });
+            filled = filled + n - units * unitBytes;
+            if (units === 0) continue;
+            const elements = units * unitElements;
+            yield { offset: written, values: target ? target.subarray(written, written + elements) : /** @type {any} */ (reused).subarray(0, elements) };
+            throwIfAborted(signal);
+            written += elements;
+            continue;
+          }
+          written += units;
+        }
+      }
+      done += chunk.byteLength;
+      onProgress?.(done, total);
+      throwIfAborted(signal); // before asking for (and reading ahead) the next chunk
+    }
+    if (total === 0) onProgress?.(0, 0);
+    throwIfAborted(signal);
+  } finally {
+    if (inPtr) core.free(inPtr);
+    if (outPtr) core.free(outPtr);
+  }
+}
+
+/**
+ * Reads plan.byteLength bytes at plan.offset from `source` and returns the typed array:
+ * decodePieces writing into the result.
  * @param {import('./core.js').Core} core
  * @param {{ chunks(offset: number, length: number): AsyncIterable<Uint8Array> }} source
  * @param {ReturnType<typeof import('./tensor_plan.js').planTensorRead>} plan
@@ -103,16 +148,7 @@ function outputBytesPerUnit(plan) {
 export async function decodeTensor(core, source, plan, tensor, options) {
   throwIfAborted(options.signal);
   const result = allocateResult(plan, tensor, options.into);
-  const range = { offset: plan.offset, length: plan.byteLength };
-  if (plan.kind === 'copy') {
-    await streamThroughHeap(core, source, range, options, () => new ByteCopier(result));
-    return result;
-  }
-  const inputBytes = SCRATCH_INPUT_BYTES - (SCRATCH_INPUT_BYTES % plan.unitBytes);
-  const heap = [
-    { bytes: inputBytes, what: 'the conversion input buffer' },
-    { bytes: (inputBytes / plan.unitBytes) * outputBytesPerUnit(plan), what: 'the conversion output buffer' },
-  ];
-  await streamThroughHeap(core, source, { ...range, heap }, options, (buffers) => new HeapConverter(core, plan, result, buffers, inputBytes));
+  // eslint-disable-next-line no-unused-vars
+  for await (const _ of decodePieces(core, source, plan, { signal: options.signal, onProgress: options.onProgress, target: result }));
   return result;
 }

@@ -1,0 +1,115 @@
+// streamTensor (issue 12): a tensor as converted pieces on one reused array, from the same
+// decoding path as getTensor; a tensor larger than any array streams in bounded memory.
+import { describe, expect, test } from 'vitest';
+import { openSafetensors, serializeSafetensors } from '../../web/index.js';
+import { rejection } from './fixtures.js';
+
+/** Every piece's values copied out, in order, and the facts of each step. */
+async function collect(iterable) {
+  const pieces = [];
+  const buffers = new Set();
+  let next = 0;
+  for await (const { offset, values } of iterable) {
+    expect(offset).toBe(next);
+    next += values.length;
+    buffers.add(values.buffer);
+    pieces.push(values.slice());
+  }
+  return { pieces, buffers, length: next };
+}
+
+const concat = (pieces, ArrayType) => {
+  const out = new ArrayType(pieces.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of pieces) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+};
+
+describe('streamTensor', () => {
+  test('every kind of dtype and `as`, at chunk sizes that split elements: the pieces make getTensor\'s array, on one reused buffer', async () => {
+    const n = 3001;
+    const tensors = {
+      half: { dtype: 'F16', shape: [n], data: Uint16Array.from({ length: n }, (_, i) => (i * 7919) & 0xffff) },
+      brain: { dtype: 'BF16', shape: [n], data: Uint16Array.from({ length: n }, (_, i) => (i * 104729) & 0xffff) },
+      single: { dtype: 'F32', shape: [n], data: Float32Array.from({ length: n }, (_, i) => i / 7) },
+      long: { dtype: 'I64', shape: [n], data: BigInt64Array.from({ length: n }, (_, i) => BigInt(i) * -3n) },
+      mask: { dtype: 'BOOL', shape: [n], data: Uint8Array.from({ length: n }, (_, i) => i % 3) },
+      four: { dtype: 'F4', shape: [2 * n], data: Uint8Array.from({ length: n }, (_, i) => (i * 31) & 0xff) },
+      e4m3: { dtype: 'F8_E4M3', shape: [n], data: Uint8Array.from({ length: n }, (_, i) => i & 0xff) },
+    };
+    const st = await openSafetensors(new Blob([await (await serializeSafetensors(tensors)).arrayBuffer()]));
+    for (const name of Object.keys(tensors)) {
+      for (const as of ['native', 'float32', 'raw']) {
+        const whole = await st.getTensor(name, { as });
+        for (const chunkBytes of [7, 1000, 65537, undefined]) {
+          const { pieces, buffers, length } = await collect(st.streamTensor(name, { as, chunkBytes }));
+          expect(length, `${name} ${as} ${chunkBytes}`).toBe(whole.length);
+          expect(buffers.size, `${name} ${as} ${chunkBytes}: one reused buffer`).toBe(1);
+          expect(concat(pieces, whole.constructor), `${name} ${as} ${chunkBytes}`).toEqual(whole);
+        }
+      }
+    }
+  });
+
+  test('rows, progress and abort as in getTensor; bad options and names are refused', async () => {
+    const data = Float32Array.from({ length: 100 * 8 }, (_, i) => i);
+    const st = await openSafetensors(await serializeSafetensors({ w: { dtype: 'F32', shape: [100, 8], data } }));
+    const progress = [];
+    const { pieces } = await collect(st.streamTensor('w', { rows: [10, 20], chunkBytes: 64, onProgress: (d, t) => progress.push([d, t]) }));
+    expect(concat(pieces, Float32Array)).toEqual(data.subarray(80, 160));
+    expect(progress.at(-1)).toEqual([320, 320]);
+    expect((await rejection(collect(st.streamTensor('nope')))).code).toBe('TensorNotFound');
+    await expect(collect(st.streamTensor('w', { chunkBytes: 0 }))).rejects.toThrow(TypeError);
+    const controller = new AbortController();
+    let pieces3 = 0;
+    const stopped = await rejection((async () => {
+      for await (const piece of st.streamTensor('w', { chunkBytes: 32, signal: controller.signal })) {
+        expect(piece.values.length).toBe(8);
+        if (++pieces3 === 3) controller.abort(new Error('stop'));
+      }
+    })());
+    expect([stopped.message, pieces3]).toEqual(['stop', 3]);
+    const aborted = await rejection(collect(st.streamTensor('w', { chunkBytes: 32, signal: AbortSignal.abort(new Error('gone')) })));
+    expect(aborted.message).toBe('gone');
+  });
+
+  test('a 4.25 GiB tensor (larger than any typed array here) streams in pieces; getTensor says TensorTooLarge', async () => {
+    const count = 4.25 * 2 ** 30; // U8 elements
+    const header = new TextEncoder().encode(`{"big":{"dtype":"U8","shape":[${count}],"data_offsets":[0,${count}]}}`);
+    const prefix = new Uint8Array(8);
+    new DataView(prefix.buffer).setBigUint64(0, BigInt(header.byteLength), true);
+    const start = 8 + header.byteLength;
+    const zeros = new Uint8Array(64 << 20);
+    const source = {
+      size: start + count,
+      async read(offset, length) {
+        if (offset === 0) {
+          const out = new Uint8Array(length);
+          out.set(prefix.subarray(0, Math.min(8, length)));
+          if (length > 8) out.set(header.subarray(0, length - 8), 8);
+          return out;
+        }
+        if (offset === 8) return header.subarray(0, length);
+        return zeros.subarray(0, length);
+      },
+    };
+    const st = await openSafetensors(source);
+    expect((await rejection(st.getTensor('big'))).code).toBe('TensorTooLarge');
+    let elements = 0;
+    let maxPiece = 0;
+    let peakArrayBuffers = 0;
+    for await (const { offset, values } of st.streamTensor('big', { chunkBytes: 64 << 20 })) {
+      expect(offset).toBe(elements);
+      elements += values.length;
+      maxPiece = Math.max(maxPiece, values.length);
+      peakArrayBuffers = Math.max(peakArrayBuffers, process.memoryUsage().arrayBuffers);
+    }
+    expect(elements).toBe(count);
+    expect(maxPiece).toBeLessThanOrEqual(64 << 20);
+    // Bounded: a few chunks' worth, never the tensor (the zeros, the reused array, a read in flight).
+    expect(peakArrayBuffers).toBeLessThan(1 << 30);
+  }, 120_000);
+});
