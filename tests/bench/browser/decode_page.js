@@ -56,6 +56,12 @@ window.runBench = async (rounds, warmup) => {
       }
       return out;
     },
+    // Each piece touched, as an upload (writeBuffer) or a reduction would use it.
+    'streamTensor (pieces on one reused Float32Array)': async () => {
+      let n = 0;
+      for await (const { values } of st.streamTensor('w')) n += values.length + values[0] * 0;
+      return n;
+    },
     'read only: slice().stream()': async () => {
       let n = 0;
       for await (const chunk of file.slice(begin, end).stream()) n += chunk.byteLength;
@@ -69,7 +75,7 @@ window.runBench = async (rounds, warmup) => {
   // Same values from every decoding variant.
   const ours = await st.getTensor('w');
   for (const [name, fn] of Object.entries(variants)) {
-    if (!name.startsWith('read only')) {
+    if (!name.startsWith('read only') && !name.startsWith('streamTensor')) {
       const other = await fn();
       for (let i = 0; i < ours.length; i += 997) {
         if (!Object.is(ours[i], other[i])) throw new Error(`${name} differs at ${i}`);
@@ -100,6 +106,12 @@ window.runScanBench = async (rounds, warmup) => {
   const variants = {
     'validateSafetensors(file, { scanData: true })': () => validateSafetensors(file, { scanData: true }),
     'plain JS: slice().arrayBuffer() + Uint16Array loop': plain,
+    // Each piece touched, as an upload (writeBuffer) or a reduction would use it.
+    'streamTensor (pieces on one reused Float32Array)': async () => {
+      let n = 0;
+      for await (const { values } of st.streamTensor('w')) n += values.length + values[0] * 0;
+      return n;
+    },
     'read only: slice().stream()': async () => {
       let n = 0;
       for await (const chunk of file.slice(begin, end).stream()) n += chunk.byteLength;
