@@ -72,6 +72,7 @@ describe('the packed package in a consumer app', () => {
   test('the tarball holds runtime files only', () => {
     const paths = ctx.packed.files.map((f) => f.path).sort();
     for (const path of paths) expect(path, path).toMatch(/^(README\.md|package\.json|LICENSE|web\/[a-z0-9_]+\.(js|d\.ts)|web\/wasm\/safetensors_core\.(js|wasm))$/);
+    expect(paths).toContain('web/worker_host.js');
     expect(paths).toContain('web/wasm/safetensors_core.wasm');
     expect(paths).toContain('web/index.d.ts');
   });
@@ -107,7 +108,7 @@ describe('the packed package in a consumer app', () => {
       const shown = await page.textContent('#out');
       expect(shown.startsWith('error'), shown).toBe(false);
       const result = JSON.parse(shown);
-      expect(result).toEqual({ name: 'layer.weight', here: [1, -3, 0, null], there: [1, -3, 0, null], transferred: 16, workerName: 'layer.weight' });
+      expect(result).toEqual({ name: 'layer.weight', here: [1, -3, 0, null], there: [1, -3, 0, null], transferred: 16, workerName: 'layer.weight', pool: [1, -3, 0, null] });
       expect(errors).toEqual([]);
     } finally {
       await browser.close();

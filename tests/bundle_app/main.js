@@ -1,6 +1,8 @@
 // A consumer app, as a user would write it: the package imported by name, no bundler
-// configuration. Picking a file decodes its first tensor here and, in a module worker, there.
+// configuration. Picking a file decodes its first tensor here, in a module worker of the
+// app's own, and through openInWorker (the package's workers).
 import { openSafetensors } from 'safetensors-wasm';
+import { openInWorker } from 'safetensors-wasm/worker';
 
 const out = document.getElementById('out');
 const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
@@ -19,7 +21,10 @@ document.getElementById('file').addEventListener('change', async (e) => {
     const name = st.tensors[0].name;
     const here = await st.getTensor(name, { as: 'float32' });
     const there = await inWorker(file);
-    out.textContent = JSON.stringify({ name, here: Array.from(here), there: Array.from(there.values), transferred: there.values.buffer.byteLength, workerName: there.name });
+    const remote = await openInWorker(file, { concurrency: 2 });
+    const pool = Array.from(await remote.getTensor(name, { as: 'float32' }));
+    remote.close();
+    out.textContent = JSON.stringify({ name, here: Array.from(here), there: Array.from(there.values), transferred: there.values.buffer.byteLength, workerName: there.name, pool });
   } catch (error) {
     out.textContent = `error: ${error.message}`;
   }

@@ -129,3 +129,14 @@ export async function batch(st: SafetensorsFile): Promise<number> {
   await st.getTensors('a');
   return all.size + floats.size;
 }
+
+export async function workers(file: File): Promise<number> {
+  const { openInWorker } = await import('../../web/worker.js');
+  const remote = await openInWorker(file, { concurrency: 2 });
+  const values: Float32Array = await remote.getTensor('w', { as: 'float32' });
+  for await (const piece of remote.streamTensor('w')) void piece.offset;
+  // @ts-expect-error into cannot cross to a worker
+  await remote.getTensor('w', { into: new Float32Array(4) });
+  remote.close();
+  return values.length;
+}
