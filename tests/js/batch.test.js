@@ -83,3 +83,25 @@ describe('getTensors', () => {
     expect((await rejection(model.getTensors(['nope']))).code).toBe('TensorNotFound');
   });
 });
+
+describe('getTensors over HTTP', () => {
+  test('adjacent tensors of a remote file cost one Range request per run, not one per tensor', async () => {
+    const { startServer } = await import('./http_server.js');
+    const server = await startServer();
+    try {
+      const tensors = Array.from({ length: 100 }, (_, i) => ({ name: `t${String(i).padStart(3, '0')}`, dtype: 'U8', shape: [8192], data: new Uint8Array(8192).fill(i) }));
+      server.files.set('/m.safetensors', { bytes: await bytesOf(await serializeSafetensors(tensors)), etag: '"m"' });
+      const st = await openSafetensors(server.url('/m.safetensors'));
+      const opened = server.log.length;
+      const all = await st.getTensors();
+      expect(all.get('t042')[100]).toBe(42);
+      const ranges = server.log.slice(opened).map((l) => l.range);
+      expect(ranges.length, ranges.join(' ')).toBeLessThanOrEqual(1); // 800 KB in one run: one request past the first read
+      server.log.length = 0;
+      for (const name of ['t010', 't050', 't090']) await st.getTensor(name);
+      expect(server.log.length).toBe(2); // t010 lies in the first read; the others cost one each
+    } finally {
+      await server.close();
+    }
+  });
+});
