@@ -36,6 +36,30 @@ export function parseEdit(args) {
   return { file: files[0], out, set, remove, clear };
 }
 
+/**
+ * Opens FILE (a FileHandle) and runs `fn(st)`; a file that cannot be read or used, or a
+ * failure of `fn`, is printed and exits 1.
+ * @param {string} command for messages
+ * @param {string} file
+ * @param {(st: import('./index.js').SafetensorsFile) => Promise<void>} fn
+ */
+async function withInput(command, file, fn) {
+  const handle = await open(file, 'r').catch((error) => {
+    console.error(`cannot read ${file}: ${error.message}`);
+    return null;
+  });
+  if (!handle) return 1;
+  try {
+    await fn(await openSafetensors(handle));
+    return 0;
+  } catch (error) {
+    console.error(printable(`${command}: ${error instanceof Error ? error.message : error}`));
+    return 1;
+  } finally {
+    await handle.close();
+  }
+}
+
 /** safetensors-wasm edit: new metadata, the data section copied byte for byte. */
 export async function edit(args, usage) {
   const parsed = parseEdit(args);
@@ -44,13 +68,7 @@ export async function edit(args, usage) {
     return usage();
   }
   const { file, out, set, remove, clear } = parsed;
-  const handle = await open(file, 'r').catch((error) => {
-    console.error(`cannot read ${file}: ${error.message}`);
-    return null;
-  });
-  if (!handle) return 1;
-  try {
-    const st = await openSafetensors(handle);
+  return withInput('edit', file, async (st) => {
     /** @type {Record<string, string>} */
     const metadata = clear ? {} : { ...st.metadata };
     for (const key of remove) {
@@ -61,13 +79,7 @@ export async function edit(args, usage) {
     const keys = Object.keys(metadata).length;
     await st.withMetadata(st.metadata === null && keys === 0 && !clear ? null : metadata, { path: out });
     console.log(printable(`wrote ${out}: ${keys} metadata key${keys === 1 ? '' : 's'}${set.length ? `, set ${set.map(([k]) => k).join(', ')}` : ''}${remove.length ? `, deleted ${remove.join(', ')}` : ''}; the ${(st.fileSize - st.dataStart).toLocaleString('en')} bytes of tensor data are unchanged`));
-    return 0;
-  } catch (error) {
-    console.error(printable(`edit: ${error instanceof Error ? error.message : error}`));
-    return 1;
-  } finally {
-    await handle.close();
-  }
+  });
 }
 
 /** safetensors-wasm convert: float tensors rounded to F16 or BF16, the rest copied. */
@@ -84,29 +96,14 @@ export async function convert(args, usage) {
     console.error('convert: takes FILE --to f16|bf16 -o OUT');
     return usage();
   }
-  const [file] = files;
-  const handle = await open(file, 'r').catch((error) => {
-    console.error(`cannot read ${file}: ${error.message}`);
-    return null;
-  });
-  if (!handle) return 1;
-  try {
-    const st = await openSafetensors(handle);
+  return withInput('convert', files[0], async (st) => {
     const before = new Map(st.tensors.map((t) => [t.name, t.dtype]));
     await st.convert({ to, path: out });
-    const result = await open(out, 'r');
-    try {
-      const written = await openSafetensors(result);
+    // The file written, read back as a user would: what changed, and its size.
+    const status = await withInput('convert', out, async (written) => {
       const changed = written.tensors.filter((t) => before.get(t.name) !== t.dtype).length;
       console.log(printable(`wrote ${out}: ${changed} of ${written.tensors.length} tensors converted to ${to}, ${st.fileSize.toLocaleString('en')} -> ${written.fileSize.toLocaleString('en')} bytes`));
-    } finally {
-      await result.close();
-    }
-    return 0;
-  } catch (error) {
-    console.error(printable(`convert: ${error instanceof Error ? error.message : error}`));
-    return 1;
-  } finally {
-    await handle.close();
-  }
+    });
+    if (status !== 0) throw new Error(`${out} was written but cannot be read back`);
+  });
 }

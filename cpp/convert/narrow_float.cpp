@@ -95,6 +95,21 @@ void store16(std::uint8_t* p, std::uint16_t v) { std::memcpy(p, &v, 2); }
 
 bool is_target(Dtype to) { return to == Dtype::F16 || to == Dtype::BF16; }
 
+// F16 or BF16 to `to` through their exact float32 values, a block at a time, with the given
+// widening and narrowing (scalar, or the SIMD-dispatching ones).
+template <bool (*Widen)(Dtype, const std::uint8_t*, float*, std::size_t),
+          bool (*Narrow)(Dtype, Dtype, const std::uint8_t*, std::uint8_t*, std::size_t)>
+bool through_f32(Dtype from, Dtype to, const std::uint8_t* in, std::uint8_t* out, std::size_t count) {
+  constexpr std::size_t kBlock = 256;
+  float block[kBlock];
+  for (std::size_t at = 0; at < count; at += kBlock) {
+    const std::size_t n = count - at < kBlock ? count - at : kBlock;
+    Widen(from, in + 2 * at, block, n);
+    Narrow(Dtype::F32, to, reinterpret_cast<const std::uint8_t*>(block), out + 2 * at, n);
+  }
+  return true;
+}
+
 }  // namespace
 
 std::uint16_t f32_to_f16_bits(std::uint32_t f32) { return round_ieee<kFloat32, kHalf>(f32); }
@@ -123,15 +138,7 @@ bool convert_floats_scalar(Dtype from, Dtype to, const std::uint8_t* in, std::ui
     }
     return true;
   }
-  // F16 or BF16: through their exact float32 values, a block at a time.
-  constexpr std::size_t kBlock = 256;
-  float block[kBlock];
-  for (std::size_t at = 0; at < count; at += kBlock) {
-    const std::size_t n = count - at < kBlock ? count - at : kBlock;
-    convert_to_f32_scalar(from, in + 2 * at, block, n);
-    convert_floats_scalar(Dtype::F32, to, reinterpret_cast<const std::uint8_t*>(block), out + 2 * at, n);
-  }
-  return true;
+  return through_f32<convert_to_f32_scalar, convert_floats_scalar>(from, to, in, out, count);  // F16 or BF16
 }
 
 bool convert_floats(Dtype from, Dtype to, const std::uint8_t* in, std::uint8_t* out, std::size_t count) {
@@ -141,16 +148,8 @@ bool convert_floats(Dtype from, Dtype to, const std::uint8_t* in, std::uint8_t* 
     const std::size_t done = simd::narrow_f32_prefix(to, in, out, count);
     return convert_floats_scalar(from, to, in + 4 * done, out + 2 * done, count - done);
   }
-  if (from == Dtype::F16 || from == Dtype::BF16) {
-    constexpr std::size_t kBlock = 256;
-    float block[kBlock];
-    for (std::size_t at = 0; at < count; at += kBlock) {
-      const std::size_t n = count - at < kBlock ? count - at : kBlock;
-      convert_to_f32(from, in + 2 * at, block, n);
-      convert_floats(Dtype::F32, to, reinterpret_cast<const std::uint8_t*>(block), out + 2 * at, n);
-    }
-    return true;
-  }
+  if (from == Dtype::F16 || from == Dtype::BF16)
+    return through_f32<convert_to_f32, convert_floats>(from, to, in, out, count);
 #endif
   return convert_floats_scalar(from, to, in, out, count);
 }
