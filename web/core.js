@@ -36,7 +36,7 @@ async function instantiate({ locateFile, wasmBinary }) {
   } else if (isNode() && !locateFile && WASM_URL.protocol === 'file:') {
     // Emscripten 3.1.6's web build cannot fetch file: URLs; Node reads the file itself.
     const fsModule = 'node:fs/promises';
-    const { readFile } = await import(/* @vite-ignore */ fsModule);
+    const { readFile } = await import(/* @vite-ignore */ /* webpackIgnore: true */ fsModule);
     moduleOptions.wasmBinary = await readFile(WASM_URL);
   }
   moduleOptions.locateFile = locateFile ?? ((path, prefix) => (path.endsWith('.wasm') ? WASM_URL.href : prefix + path));

@@ -8,7 +8,7 @@ async function hostPort() {
     return { post: (message) => self.postMessage(message), listen: (fn) => { self.onmessage = (event) => fn(event.data); } };
   }
   const threads = 'node:worker_threads';
-  const { parentPort } = await import(/* @vite-ignore */ threads);
+  const { parentPort } = await import(/* @vite-ignore */ /* webpackIgnore: true */ threads);
   return { post: (message) => parentPort.postMessage(message), listen: (fn) => parentPort.on('message', fn) };
 }
 

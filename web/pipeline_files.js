@@ -79,7 +79,7 @@ async function fromFiles(files) {
 async function fromPath(path) {
   // A variable specifier keeps bundlers from following this import into node:fs.
   const nodeFiles = './node_files.js';
-  const node = await import(/* @vite-ignore */ nodeFiles);
+  const node = await import(/* @vite-ignore */ /* webpackIgnore: true */ nodeFiles);
   const what = await node.describePath(path).catch((/** @type {unknown} */ cause) => {
     throw invalidIndex(`cannot read ${path}: ${errorText(cause)}`, cause);
   });
@@ -128,7 +128,7 @@ export async function isPipelineSource(source) {
   if (Array.isArray(source) || isFileList(source)) return holdsPipeline([...(/** @type {any} */ (source))]);
   if (typeof source === 'string' && isNode()) {
     const nodeFiles = './node_files.js';
-    const node = await import(/* @vite-ignore */ nodeFiles);
+    const node = await import(/* @vite-ignore */ /* webpackIgnore: true */ nodeFiles);
     if (source.endsWith(PIPELINE_INDEX)) return true;
     const what = await node.describePath(source).catch(() => null);
     return Boolean(what?.folder && what.files.includes(PIPELINE_INDEX));

@@ -61,7 +61,7 @@ async function spawn() {
     };
   }
   const threads = 'node:worker_threads';
-  const { Worker: NodeWorker } = await import(/* @vite-ignore */ threads);
+  const { Worker: NodeWorker } = await import(/* @vite-ignore */ /* webpackIgnore: true */ threads);
   const worker = new NodeWorker(new URL('./hash_worker.js', import.meta.url));
   return {
     post: (message, transfer) => worker.postMessage(message, transfer),

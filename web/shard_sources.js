@@ -76,7 +76,7 @@ async function fromFiles(files) {
 async function fromPath(path) {
   // A variable specifier keeps bundlers from following this import into node:fs.
   const nodeFiles = './node_files.js';
-  const node = await import(/* @vite-ignore */ nodeFiles);
+  const node = await import(/* @vite-ignore */ /* webpackIgnore: true */ nodeFiles);
   let what;
   try {
     what = await node.describePath(path);

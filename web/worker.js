@@ -21,7 +21,7 @@ async function spawn() {
     };
   }
   const threads = 'node:worker_threads';
-  const { Worker: NodeWorker } = await import(/* @vite-ignore */ threads);
+  const { Worker: NodeWorker } = await import(/* @vite-ignore */ /* webpackIgnore: true */ threads);
   const worker = new NodeWorker(url);
   return {
     post: (message, transfer) => worker.postMessage(message, transfer ?? []),

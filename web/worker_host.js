@@ -11,7 +11,7 @@ async function hostPort() {
     return { post: (message, transfer) => self.postMessage(message, transfer ?? []), listen: (fn) => { self.onmessage = (event) => fn(event.data); } };
   }
   const threads = 'node:worker_threads';
-  const { parentPort } = await import(/* @vite-ignore */ threads);
+  const { parentPort } = await import(/* @vite-ignore */ /* webpackIgnore: true */ threads);
   return { post: (message, transfer) => parentPort.postMessage(message, transfer ?? []), listen: (fn) => parentPort.on('message', fn) };
 }
 

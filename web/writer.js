@@ -202,7 +202,7 @@ export async function editedHeader(file, metadata) {
 async function nodeWriter() {
   if (!isNode()) throw new TypeError('writing to a path works in Node; in a browser, use the Blob (serializeSafetensors, withMetadata without a path)');
   const module = './node_write.js';
-  return import(/* @vite-ignore */ module);
+  return import(/* @vite-ignore */ /* webpackIgnore: true */ module);
 }
 
 /**

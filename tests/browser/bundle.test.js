@@ -1,6 +1,6 @@
 // Packaging (issue 12): npm pack, installed into an empty app folder, works in Node; the app
 // (tests/bundle_app: the package imported by name, a module worker, no bundler configuration)
-// built by Vite for production runs in Chromium; the tarball holds runtime files only, and
+// built by Vite and by webpack 5 for production runs in Chromium; the tarball holds runtime files only, and
 // what an app downloads (Vite's output: JS and wasm, gzipped) stays within its budget.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { execFile } from 'node:child_process';
@@ -43,6 +43,41 @@ function serve(root) {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${server.address().port}/` })));
 }
 
+/** webpack 5 in production mode, no configuration beyond entry and output; its stats. */
+async function webpackBuild(context, outDir) {
+  const { default: webpack } = await import('webpack');
+  const stats = await new Promise((resolve, reject) => {
+    const compiler = webpack({ context, entry: './main.js', mode: 'production', output: { path: outDir, clean: true } });
+    compiler.run((error, result) => compiler.close(() => (error ? reject(error) : resolve(result))));
+  });
+  await copyFile(join(context, 'index.html'), join(outDir, 'index.html'));
+  const json = stats.toJson({ all: false, errors: true, warnings: true });
+  return { errors: json.errors.map((e) => e.message), warnings: json.warnings.map((w) => w.message) };
+}
+
+/** Opens the built app in Chromium, picks a file, and returns what the page shows. */
+async function runApp(root, work) {
+  const { server, url } = await serve(root);
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(url);
+    await page.waitForFunction(() => document.body.dataset.state === 'ready');
+    const path = join(work, 'pick.safetensors');
+    await writeFile(path, writeSafetensors([{ name: 'layer.weight', dtype: 'BF16', shape: [4], data: new Uint8Array(new Uint16Array([0x3f80, 0xc040, 0x0000, 0x7f80]).buffer) }]));
+    await page.setInputFiles('#file', path);
+    await page.waitForFunction(() => document.body.dataset.state === 'done');
+    return { shown: await page.textContent('#out'), errors };
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}
+
+const EXPECTED = { name: 'layer.weight', here: [1, -3, 0, null], there: [1, -3, 0, null], transferred: 16, workerName: 'layer.weight', pool: [1, -3, 0, null] };
+
 async function filesUnder(dir) {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath ?? e.path, e.name));
@@ -64,6 +99,7 @@ describe('the packed package in a consumer app', () => {
     await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: ctx.app });
     const { build } = await import('vite');
     await build({ root: ctx.app, logLevel: 'error', build: { outDir: join(ctx.app, 'dist'), emptyOutDir: true } });
+    ctx.webpack = await webpackBuild(ctx.app, join(ctx.app, 'dist-webpack'));
   }, 240_000);
   afterAll(async () => {
     if (ctx.work) await rm(ctx.work, { recursive: true, force: true });
@@ -93,27 +129,20 @@ describe('the packed package in a consumer app', () => {
     const dist = join(ctx.app, 'dist');
     const emitted = (await filesUnder(dist)).map((p) => p.slice(dist.length + 1));
     expect(emitted.some((p) => p.endsWith('.wasm')), emitted.join(', ')).toBe(true);
-    const { server, url } = await serve(dist);
-    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
-    try {
-      const page = await browser.newPage();
-      const errors = [];
-      page.on('pageerror', (e) => errors.push(e.message));
-      await page.goto(url);
-      await page.waitForFunction(() => document.body.dataset.state === 'ready');
-      const path = join(ctx.work, 'pick.safetensors');
-      await writeFile(path, writeSafetensors([{ name: 'layer.weight', dtype: 'BF16', shape: [4], data: new Uint8Array(new Uint16Array([0x3f80, 0xc040, 0x0000, 0x7f80]).buffer) }]));
-      await page.setInputFiles('#file', path);
-      await page.waitForFunction(() => document.body.dataset.state === 'done');
-      const shown = await page.textContent('#out');
-      expect(shown.startsWith('error'), shown).toBe(false);
-      const result = JSON.parse(shown);
-      expect(result).toEqual({ name: 'layer.weight', here: [1, -3, 0, null], there: [1, -3, 0, null], transferred: 16, workerName: 'layer.weight', pool: [1, -3, 0, null] });
-      expect(errors).toEqual([]);
-    } finally {
-      await browser.close();
-      server.close();
-    }
+    const { shown, errors } = await runApp(dist, ctx.work);
+    expect(shown.startsWith('error'), shown).toBe(false);
+    expect(JSON.parse(shown)).toEqual(EXPECTED);
+    expect(errors).toEqual([]);
+  }, 60_000);
+
+  test('built by webpack 5 with no configuration: no error or warning about the package, and the same in Chromium', async () => {
+    expect(ctx.webpack.errors).toEqual([]);
+    // webpack's only remark is its generic asset-size hint about the wasm.
+    expect(ctx.webpack.warnings.filter((w) => !w.startsWith('asset size limit') && !w.startsWith('entrypoint size limit'))).toEqual([]);
+    const { shown, errors } = await runApp(join(ctx.app, 'dist-webpack'), ctx.work);
+    expect(shown.startsWith('error'), shown).toBe(false);
+    expect(JSON.parse(shown)).toEqual(EXPECTED);
+    expect(errors).toEqual([]);
   }, 60_000);
 
   test(`what a page downloads to open and decode (entry JS and wasm, gzipped) stays under ${BUDGET_BYTES.toLocaleString('en')} bytes`, async () => {
