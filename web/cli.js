@@ -130,16 +130,22 @@ async function openPath(path, fn) {
   }
 }
 
+// A model or pipeline that could not be opened: its one finding, as text or in the JSON shape
+// of a successful inspect (`empty` holds that shape's other fields); exit status 1.
+function openFailed(file, error, json, empty) {
+  const report = unreadable(file, error);
+  if (json) process.stdout.write(`${JSON.stringify({ file, report, ...empty }, null, 2)}\n`);
+  else for (const f of report.findings) console.log(findingLine(f));
+  return 1;
+}
+
 // A sharded model: its card, verdict, findings, shards and tensors (each with its shard).
 async function inspectModel(file, json) {
   let model;
   try {
     model = await openSafetensorsIndex(file);
   } catch (error) {
-    const report = unreadable(file, error);
-    if (json) process.stdout.write(`${JSON.stringify({ file, report, card: null, metadata: null, shards: [], tensors: [] }, null, 2)}\n`);
-    else for (const f of report.findings) console.log(findingLine(f));
-    return 1;
+    return openFailed(file, error, json, { card: null, metadata: null, shards: [], tensors: [] });
   }
   const report = modelReport(model);
   const card = await model.describe();
@@ -166,10 +172,7 @@ async function inspectPipeline(file, json) {
   try {
     pipeline = await openSafetensorsPipeline(file);
   } catch (error) {
-    const report = unreadable(file, error);
-    if (json) process.stdout.write(`${JSON.stringify({ file, report, className: null, components: [] }, null, 2)}\n`);
-    else for (const f of report.findings) console.log(findingLine(f));
-    return 1;
+    return openFailed(file, error, json, { className: null, components: [] });
   }
   const report = pipelineReport(pipeline);
   const cards = await Promise.all(pipeline.components.map((c) => c.model?.describe() ?? null));

@@ -1,6 +1,6 @@
 // make bench (decode and scan, Chromium): a 16M-value F16 file picked through <input type=file>
 // (a disk-backed File, as users have), decoded and scanned in the page several ways; prints Markdown.
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../browser/chromium.js';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,12 +10,10 @@ import { singleTensorFile } from './decode_data.js';
 const COUNT = 16 << 20;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
 const WARMUP = 3;
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-  '--disable-component-update', '--no-first-run', '--disable-sync'];
 
 const dir = await mkdtemp(join(tmpdir(), 'stw-browser-bench-'));
 const { server, url } = await startDemoServer(0, '127.0.0.1', ['web', 'tests']);
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: FLAGS });
+const browser = await launchChromium();
 try {
   const path = join(dir, 'f16.safetensors');
   await writeFile(path, singleTensorFile('F16', COUNT));

@@ -1,7 +1,7 @@
 // make bench (workers, Chromium): the page's main-thread blocking (long tasks over 50 ms)
 // while a 64 MiB F16 tensor is decoded on the page and through openInWorker, and the speedup
 // of two workers over one on four 16 MiB tensors, on this 2-core machine. Prints Markdown.
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../browser/chromium.js';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,12 +11,10 @@ import { weightCodes } from '../../tools/weight_codes.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const WARMUP = 2;
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-  '--disable-component-update', '--no-first-run', '--disable-sync'];
 
 const dir = await mkdtemp(join(tmpdir(), 'stw-worker-bench-'));
 const { server, url } = await startDemoServer(0, '127.0.0.1', ['web', 'tests']);
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: FLAGS });
+const browser = await launchChromium();
 try {
   const path = join(dir, 'model.safetensors');
   const tensors = [{ name: 'big', dtype: 'F16', shape: [32 << 20], data: weightCodes('F16', 32 << 20, 1) }];

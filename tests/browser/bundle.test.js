@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { chromium } from 'playwright-core';
+import { launchChromium } from './chromium.js';
 import { writeSafetensors } from '../../tools/write_safetensors.js';
 
 const run = promisify(execFile);
@@ -58,7 +58,7 @@ async function webpackBuild(context, outDir) {
 /** Opens the built app in Chromium, picks a file, and returns what the page shows. */
 async function runApp(root, work) {
   const { server, url } = await serve(root);
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage();
     const errors = [];

@@ -1,16 +1,12 @@
 // What the Chromium tests share: Debian's Chromium with the flags for a headless CI machine,
 // the demo server, a temporary folder, and the demo page opened and given a file.
 import { afterAll, beforeAll } from 'vitest';
-import { chromium } from 'playwright-core';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDemoServer } from '../../demo/serve.js';
+import { launchChromium } from './chromium.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-  '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'];
 
 /**
  * Starts the demo server, Chromium and a temporary folder before the file's tests and stops
@@ -21,9 +17,8 @@ const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-backgro
 export function demoBrowser(prefix, dirs) {
   const ctx = { url: '', browser: null, dir: '', server: null };
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: make test installs Debian's chromium`);
     ({ server: ctx.server, url: ctx.url } = await startDemoServer(0, '127.0.0.1', ...(dirs ? [dirs] : [])));
-    ctx.browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+    ctx.browser = await launchChromium();
     ctx.dir = await mkdtemp(join(tmpdir(), prefix));
   });
   afterAll(async () => {
