@@ -1,93 +1,127 @@
-// Loads the wasm module and runs every call into it through one guard: a trap inside the
-// wasm becomes a typed error and the module is let go, so the next call gets a fresh one.
+// Loads the wasm modules and runs every call into them through one guard: a trap inside a
+// wasm becomes a typed error and that module is let go, so the next call gets a fresh one.
+// Two modules: the core (always) and the model card's (cpp/wasm/bindings.cpp), loaded on the
+// first card asked for, so that pages that only open and decode never download it.
 import createSafetensorsCore from './wasm/safetensors_core.js';
 import { decodeCoreTables } from './core_tables.js';
 import { SafetensorsError, errorText } from './errors.js';
 
-// Written out so that bundlers see and copy the .wasm (new URL + import.meta.url).
+// Written out so that bundlers see and copy the .wasm files (new URL + import.meta.url).
 const WASM_URL = new URL('./wasm/safetensors_core.wasm', import.meta.url);
+const CARD_WASM_URL = new URL('./wasm/safetensors_card.wasm', import.meta.url);
 
 /** A heap grown past this by a huge header is let go (WebAssembly memory never shrinks). */
 export const SWOLLEN_HEAP_BYTES = 256 * 2 ** 20;
 
 let initOptions = {}; // initSafetensors' options: every load, reloads included, uses them
-let loading = null; // Promise<Core> of the module in use, or null
-let loaded = null; // the Core `loading` resolved to
 
 /** True in Node (also in its worker threads). */
 export function isNode() {
   return typeof process === 'object' && typeof process.versions?.node === 'string';
 }
 
+function checkBinary(value, name) {
+  if (value !== undefined && !(value instanceof ArrayBuffer || value instanceof Uint8Array)) {
+    throw new TypeError(`initSafetensors: options.${name} must be an ArrayBuffer or a Uint8Array`);
+  }
+}
+
 function checkInitOptions(options) {
   if (options === null || typeof options !== 'object') throw new TypeError('initSafetensors: options must be an object');
-  const { locateFile, wasmBinary } = options;
+  const { locateFile, wasmBinary, cardWasmBinary } = options;
   if (locateFile !== undefined && typeof locateFile !== 'function') throw new TypeError('initSafetensors: options.locateFile must be a function');
-  if (wasmBinary !== undefined && !(wasmBinary instanceof ArrayBuffer || wasmBinary instanceof Uint8Array)) {
-    throw new TypeError('initSafetensors: options.wasmBinary must be an ArrayBuffer or a Uint8Array');
-  }
-  return { locateFile, wasmBinary };
-}
-
-async function instantiate({ locateFile, wasmBinary }) {
-  const moduleOptions = {};
-  if (wasmBinary) {
-    moduleOptions.wasmBinary = wasmBinary;
-  } else if (isNode() && !locateFile && WASM_URL.protocol === 'file:') {
-    // Emscripten 3.1.6's web build cannot fetch file: URLs; Node reads the file itself.
-    const fsModule = 'node:fs/promises';
-    const { readFile } = await import(/* @vite-ignore */ /* webpackIgnore: true */ fsModule);
-    moduleOptions.wasmBinary = await readFile(WASM_URL);
-  }
-  moduleOptions.locateFile = locateFile ?? ((path, prefix) => (path.endsWith('.wasm') ? WASM_URL.href : prefix + path));
-  return createSafetensorsCore(moduleOptions);
-}
-
-async function load(options) {
-  let module;
-  try {
-    module = await instantiate(options);
-  } catch (cause) {
-    const where = options.wasmBinary ? 'the wasmBinary given' : options.locateFile ? 'the URL locateFile gave' : WASM_URL.href;
-    throw new SafetensorsError('InitError',
-      `the WebAssembly core could not be loaded from ${where}: ${errorText(cause)}. ` +
-      'Serve safetensors_core.wasm beside the package, or tell initSafetensors where it is ({ locateFile } or { wasmBinary })',
-      { cause });
-  }
-  loaded = new Core(module);
-  return loaded;
+  checkBinary(wasmBinary, 'wasmBinary');
+  checkBinary(cardWasmBinary, 'cardWasmBinary');
+  return { locateFile, wasmBinary, cardWasmBinary };
 }
 
 /**
- * Loads the wasm module (once; later calls return the same promise). Options, when given,
- * are kept for every later load, including the reload after a trap.
- * @param {{ locateFile?: (path: string, prefix: string) => string, wasmBinary?: ArrayBuffer | Uint8Array }} [options]
- * @returns {Promise<Core>}
+ * One of the two modules: how it is loaded, and the load in use.
+ * @template {WasmModule} C
  */
-export function initSafetensors(options) {
-  if (options !== undefined) initOptions = checkInitOptions(options);
-  if (!loading) {
-    const attempt = load(initOptions);
-    loading = attempt;
-    attempt.catch(() => {
-      if (loading === attempt) loading = null; // the next call tries again
-    });
+class ModuleSlot {
+  /**
+   * @param {string} name for messages
+   * @param {URL} url where the .wasm is, beside this file
+   * @param {'wasmBinary' | 'cardWasmBinary'} binaryOption the initSafetensors option with its bytes
+   * @param {() => Promise<(options: object) => Promise<any>>} factory the Emscripten factory
+   * @param {new (module: any, slot: ModuleSlot<C>) => C} CoreClass
+   */
+  constructor(name, url, binaryOption, factory, CoreClass) {
+    this.name = name;
+    this.url = url;
+    this.binaryOption = binaryOption;
+    this.factory = factory;
+    this.CoreClass = CoreClass;
+    /** @type {Promise<C> | null} the module in use */
+    this.loading = null;
+    /** @type {C | null} what `loading` resolved to */
+    this.loaded = null;
   }
-  return loading;
+
+  /** @returns {Promise<C>} */
+  get() {
+    if (!this.loading) {
+      const attempt = this.load();
+      this.loading = attempt;
+      attempt.catch(() => {
+        if (this.loading === attempt) this.loading = null; // the next call tries again
+      });
+    }
+    return this.loading;
+  }
+
+  async load() {
+    const { locateFile } = initOptions;
+    const wasmBinary = initOptions[this.binaryOption];
+    let module;
+    try {
+      const moduleOptions = {};
+      if (wasmBinary) {
+        moduleOptions.wasmBinary = wasmBinary;
+      } else if (isNode() && !locateFile && this.url.protocol === 'file:') {
+        // Emscripten 3.1.6's web build cannot fetch file: URLs; Node reads the file itself.
+        const fsModule = 'node:fs/promises';
+        const { readFile } = await import(/* @vite-ignore */ /* webpackIgnore: true */ fsModule);
+        moduleOptions.wasmBinary = await readFile(this.url);
+      }
+      moduleOptions.locateFile = locateFile ?? ((path, prefix) => (path.endsWith('.wasm') ? this.url.href : prefix + path));
+      module = await (await this.factory())(moduleOptions);
+    } catch (cause) {
+      const file = this.url.pathname.slice(this.url.pathname.lastIndexOf('/') + 1);
+      const where = wasmBinary ? `the ${this.binaryOption} given` : locateFile ? 'the URL locateFile gave' : this.url.href;
+      throw new SafetensorsError('InitError',
+        `the WebAssembly module ${file} could not be loaded from ${where}: ${errorText(cause)}. ` +
+        `Serve ${file} beside the package, or tell initSafetensors where it is ({ locateFile } or { ${this.binaryOption} })`,
+        { cause });
+    }
+    this.loaded = new this.CoreClass(module, this);
+    return this.loaded;
+  }
+
+  /** @param {C} core let go: the next get() loads a fresh module */
+  forget(core) {
+    if (this.loaded === core) {
+      this.loaded = null;
+      this.loading = null;
+    }
+  }
 }
 
 function outOfMemory(what, cause) {
   return new SafetensorsError('OutOfMemory', `${what}: more WebAssembly memory than could be had`, { cause });
 }
 
-/** One loaded module: its tables, and the guarded ways into it. */
-export class Core {
-  constructor(module) {
+/** One loaded module and the guarded ways into it. */
+export class WasmModule {
+  /**
+   * @param {any} module
+   * @param {ModuleSlot<any>} slot
+   */
+  constructor(module, slot) {
     this.module = module;
+    this.slot = slot;
     this.dropped = false;
-    /** @type {ReturnType<typeof decodeCoreTables>} */
-    this.tables = decodeCoreTables(this.call((m) => m._coreTables().slice()));
-    this.inputPadding = this.call((m) => m._inputPadding());
   }
 
   /**
@@ -98,14 +132,14 @@ export class Core {
    * @param {string} [what] what is being done, for an out-of-memory message
    * @returns {T}
    */
-  call(fn, what = 'the WebAssembly core') {
+  call(fn, what) {
     try {
       return fn(this.module);
     } catch (error) {
       if (!(error instanceof WebAssembly.RuntimeError)) throw error;
       this.drop();
-      if (/OOM|alloc|memory/i.test(error.message)) throw outOfMemory(what, error);
-      throw new SafetensorsError('InternalError', `the WebAssembly core stopped (${error.message}); it is reloaded for the next call`, { cause: error });
+      if (/OOM|alloc|memory/i.test(error.message)) throw outOfMemory(what ?? `the WebAssembly ${this.slot.name}`, error);
+      throw new SafetensorsError('InternalError', `the WebAssembly ${this.slot.name} stopped (${error.message}); it is reloaded for the next call`, { cause: error });
     }
   }
 
@@ -114,13 +148,10 @@ export class Core {
     if (!this.dropped) this.call(fn);
   }
 
-  /** Lets this module go: the next initSafetensors() loads a fresh one. */
+  /** Lets this module go: its next use loads a fresh one. */
   drop() {
     this.dropped = true;
-    if (loaded === this) {
-      loaded = null;
-      loading = null;
-    }
+    this.slot.forget(this);
   }
 
   /**
@@ -146,4 +177,43 @@ export class Core {
   releaseIfSwollen() {
     if (this.heap.buffer.byteLength > SWOLLEN_HEAP_BYTES) this.drop();
   }
+}
+
+/** The core module: also its tables and the padding its parser reads past an input. */
+export class Core extends WasmModule {
+  /**
+   * @param {any} module
+   * @param {ModuleSlot<any>} slot
+   */
+  constructor(module, slot) {
+    super(module, slot);
+    /** @type {ReturnType<typeof decodeCoreTables>} */
+    this.tables = decodeCoreTables(this.call((m) => m._coreTables().slice()));
+    this.inputPadding = this.call((m) => m._inputPadding());
+  }
+}
+
+/** @type {ModuleSlot<Core>} */
+const coreSlot = new ModuleSlot('core', WASM_URL, 'wasmBinary', async () => createSafetensorsCore, Core);
+/** @type {ModuleSlot<WasmModule>} */
+const cardSlot = new ModuleSlot('card module', CARD_WASM_URL, 'cardWasmBinary', async () => (await import('./wasm/safetensors_card.js')).default, WasmModule);
+
+/**
+ * Loads the core module (once; later calls return the same promise). Options, when given,
+ * are kept for every later load of either module, including the reload after a trap.
+ * @param {{ locateFile?: (path: string, prefix: string) => string, wasmBinary?: ArrayBuffer | Uint8Array,
+ *   cardWasmBinary?: ArrayBuffer | Uint8Array }} [options]
+ * @returns {Promise<Core>}
+ */
+export function initSafetensors(options) {
+  if (options !== undefined) initOptions = checkInitOptions(options);
+  return coreSlot.get();
+}
+
+/**
+ * Loads the model card's module (once, on the first card asked for).
+ * @returns {Promise<WasmModule>}
+ */
+export function loadCardModule() {
+  return cardSlot.get();
 }

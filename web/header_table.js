@@ -40,13 +40,13 @@ export function decodeHeaderTable(bytes, tables) {
     tensors[i] = tensor;
     dtypeIndex[i] = dtype;
   }
-  let card = null;
-  if (r.num() === 1) card = { json: r.str(), modules: readModuleTree(r, count) };
-  return { referenceError, fileSize, headerSize, dataStart, findings, metadata, tensors, dtypeIndex, card };
+  // `table` stays for the model card's module (web/model_card.js), which reads it back.
+  const table = bytes;
+  return { referenceError, fileSize, headerSize, dataStart, findings, metadata, tensors, dtypeIndex, table };
 }
 
 /**
- * Decodes a card table (cpp/wasm/header_table.h: encode_card_table).
+ * Decodes a card table (cpp/wasm/card_table.h).
  * @param {Uint8Array} bytes
  * @param {number} tensorCount
  */

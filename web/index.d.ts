@@ -400,16 +400,20 @@ export interface ValidateOptions extends ReadOptions {
 }
 
 export interface InitOptions {
-  /** Where to fetch the .wasm from; default: next to this module (new URL(..., import.meta.url)). */
+  /** Where to fetch each .wasm from (called with "safetensors_core.wasm" or "safetensors_card.wasm");
+   *  default: next to this module (new URL(..., import.meta.url)). */
   locateFile?: (path: string, prefix: string) => string;
-  /** The .wasm bytes, when you load them yourself. */
+  /** The core's .wasm bytes (safetensors_core.wasm), when you load them yourself. */
   wasmBinary?: ArrayBuffer | Uint8Array;
+  /** The card module's .wasm bytes (safetensors_card.wasm; loaded by the first describe() or hash()). */
+  cardWasmBinary?: ArrayBuffer | Uint8Array;
 }
 
 /**
- * Loads the wasm module; optional (the first call of any function does it). Options given are
- * kept for every later load, including the reload after the core fails; call it first so the
- * first load uses them. Rejects with SafetensorsError "InitError" when the .wasm cannot be loaded.
+ * Loads the core's wasm module; optional (the first call of any function does it). Options given
+ * are kept for every later load of either module, including the reload after one fails; call it
+ * first so the first load uses them. Rejects with SafetensorsError "InitError" when the .wasm
+ * cannot be loaded.
  */
 export function initSafetensors(options?: InitOptions): Promise<unknown>;
 

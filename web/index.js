@@ -2,8 +2,9 @@
 import { initSafetensors } from './core.js';
 import { toByteSource } from './byte_source.js';
 import { SafetensorsError, tensorNotFound } from './errors.js';
-import { analyzeHeader, readHeader } from './read_header.js';
-import { cardObject, decodeCardTable } from './header_table.js';
+import { readHeader } from './read_header.js';
+import { cardObject } from './header_table.js';
+import { buildCard } from './model_card.js';
 import { planTensorRead } from './tensor_plan.js';
 import { decodePieces, decodeTensor } from './tensor_decode.js';
 import { scanData } from './data_scan.js';
@@ -37,38 +38,11 @@ function verdictOf(header) {
   return { loadable: header.referenceError === null, referenceError: header.referenceError, findings: header.findings, tensors: header.tensors.length };
 }
 
-async function readSource(input, options, { withCard = false, keep = false } = {}) {
+async function readSource(input, options) {
   const { signal } = options;
   const source = await toByteSource(input, options);
   const core = await initSafetensors();
-  const { header, parts, kept } = await readHeader(core, source, signal, withCard, keep);
-  return { source, header, parts, kept: kept === 0 ? null : { core, handle: kept } };
-}
-
-/** The core lets an opened file's analysis go once the file object is collected. */
-const keptReports = new FinalizationRegistry((/** @type {{ core: any, handle: number }} */ { core, handle }) => {
-  core.release((/** @type {any} */ m) => m._dropReport(handle));
-});
-
-/**
- * The model card of an opened file: built from the analysis the core kept at open, or, when
- * the core no longer has it (reloaded, or more files opened since), from the header bytes read
- * at open analysed again. Nothing is read from the file.
- * @param {{ core: any, handle: number } | null} kept
- * @param {Uint8Array[]} parts
- * @param {number} size
- * @param {number} tensorCount
- */
-async function cardOf(kept, parts, size, tensorCount) {
-  const core = await initSafetensors();
-  if (kept && kept.core === core && !core.dropped) {
-    const table = core.call((m) => m._cardTable(kept.handle)?.slice());
-    core.release((m) => m._dropReport(kept.handle)); // the card is kept in JS from now on
-    if (table) return decodeCardTable(table, tensorCount);
-  }
-  const { card } = analyzeHeader(core, parts, size, true);
-  if (card === null) throw new SafetensorsError('InternalError', 'the core built no model card for a file it found loadable');
-  return card;
+  return { source, header: await readHeader(core, source, signal) };
 }
 
 function checkBoolean(options, name) {
@@ -126,8 +100,20 @@ function slicer(input) {
  * @throws {SafetensorsError} when the reference loader would reject the file (with `.report`)
  */
 export async function openSafetensors(input, options = {}) {
+  return openFile(input, options, true);
+}
+
+/**
+ * openSafetensors; without `describable`, the header table (the card's input, about the size
+ * of the header again) is let go: a sharded model's shards, whose card is the model's.
+ * @param {import('./index.js').SafetensorsSource} input
+ * @param {import('./index.js').ReadOptions} options
+ * @param {boolean} describable
+ * @returns {Promise<import('./index.js').SafetensorsFile>}
+ */
+async function openFile(input, options, describable) {
   checkOptions(options);
-  const { source, header, parts, kept } = await readSource(input, options, { keep: true });
+  const { source, header } = await readSource(input, options);
   const report = verdictOf(header);
   if (report.referenceError !== null) {
     const [first] = header.findings;
@@ -136,6 +122,13 @@ export async function openSafetensors(input, options = {}) {
   const { dataStart, tensors, dtypeIndex } = header;
   let byIndex = null; // name -> index, built on the first getTensor: opening stays as cheap as the header parse
   let card = null; // the model card's JSON and module tree, from the first describe() or hash()
+  const tensorCount = tensors.length; // as opened: the card is of the header, whatever happens to `tensors`
+  const cardInput = describable ? header.table : null;
+  header.table = /** @type {any} */ (null); // `header` lives as long as the file: only cardInput keeps the table
+  const cardOf = async () => {
+    if (!cardInput) throw new SafetensorsError('InternalError', 'this file was opened as a shard of a sharded model: describe the model instead');
+    return (card ??= await buildCard(cardInput, tensorCount));
+  };
   /** @type {import('./index.js').SafetensorsFile} */
   const file = {
     tensors,
@@ -205,9 +198,8 @@ export async function openSafetensors(input, options = {}) {
       const { readAlpha = false, signal } = checkOptions(describeOptions);
       if (typeof readAlpha !== 'boolean') throw new TypeError('options.readAlpha must be a boolean');
       throwIfAborted(signal);
-      card ??= await cardOf(kept, parts, header.fileSize, tensors.length);
       /** @type {import('./index.js').ModelCard} */
-      const described = cardObject(card);
+      const described = cardObject(await cardOf());
       const adapter = described.adapter;
       if (readAlpha && adapter && adapter.alpha === null && adapter.alphaTensor !== undefined) {
         const [alpha] = /** @type {Float32Array} */ (await file.getTensor(adapter.alphaTensor, { as: 'float32', signal }));
@@ -240,8 +232,7 @@ export async function openSafetensors(input, options = {}) {
         chosen = [...indices].sort((a, b) => a - b).map((i) => tensors[i]);
       }
       const spans = chosen?.map((t) => ({ name: t.name, begin: dataStart + t.dataOffsets[0], end: dataStart + t.dataOffsets[1] })) ?? null;
-      card ??= await cardOf(kept, parts, header.fileSize, tensors.length);
-      const claims = JSON.parse(card.json).embeddedHashes;
+      const claims = JSON.parse((await cardOf()).json).embeddedHashes;
       const plan = { size: header.fileSize, dataStart, file: wantFile, data: wantData, tensors: spans };
       return hashSource(await initSafetensors(), source, plan, claims, hashOptions);
     },
@@ -276,7 +267,6 @@ export async function openSafetensors(input, options = {}) {
       return convertFile(file, source, slicer(input), checkOptions(convertOptions));
     },
   };
-  if (kept) keptReports.register(file, kept);
   return file;
 }
 
@@ -294,8 +284,7 @@ export async function validateSafetensors(input, options = {}) {
   const { scanData: wantScan = false, hash: wantHash = false } = checkOptions(options);
   checkBoolean(options, 'scanData');
   checkBoolean(options, 'hash');
-  // Hashing checks the metadata's claims, which the card lists: read with the card then.
-  const { source, header } = await readSource(input, options, { withCard: wantHash });
+  const { source, header } = await readSource(input, options);
   const result = verdictOf(header);
   if (!wantScan && !wantHash) return result;
   const core = await initSafetensors();
@@ -304,7 +293,8 @@ export async function validateSafetensors(input, options = {}) {
   let hashes = null;
   if (wantHash) {
     const plan = { size: header.fileSize, dataStart: readableDataStart(header), file: true, data: true, tensors: null };
-    const claims = header.card ? JSON.parse(header.card.json).embeddedHashes : [];
+    // The metadata's hash claims, as the card lists them (a rejected file has no card).
+    const claims = result.loadable ? JSON.parse((await buildCard(header.table, header.tensors.length)).json).embeddedHashes : [];
     const scanWith = scanning ? async (/** @type {any} */ pass) => { scan = await scanData(core, source, header, options, pass); } : null;
     hashes = await hashSource(core, source, plan, claims, options, scanWith);
   } else if (scanning) {
@@ -326,7 +316,7 @@ export async function validateSafetensors(input, options = {}) {
  * @returns {Promise<import('./index.js').ShardedModel>}
  */
 export async function openSafetensorsIndex(source, options = {}) {
-  return openShardedModel(source, checkOptions(options), openSafetensors);
+  return openShardedModel(source, checkOptions(options), (shard, shardOptions) => openFile(shard, shardOptions, false));
 }
 
 /**

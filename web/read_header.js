@@ -1,5 +1,5 @@
 // Reads a file's length prefix and header (never its tensor data) and runs the core's
-// analysis on them: the reference verdict, findings, tensors and metadata, and the model card.
+// analysis on them: the reference verdict, findings, tensors and metadata.
 import { untilAborted, throwIfAborted } from './abort.js';
 import { SafetensorsError } from './errors.js';
 import { decodeHeaderTable } from './header_table.js';
@@ -34,16 +34,14 @@ function withHeapCopy(core, parts, fn) {
  * @param {import('./core.js').Core} core
  * @param {Uint8Array[]} parts the length prefix, then the header when it was read
  * @param {number} size the file's size
- * @param {boolean} [withCard] also build the model card (of a loadable file)
- * @param {boolean} [keep] keep a loadable file's analysis in the core (see keptHandle)
  * @returns {ReturnType<typeof decodeHeaderTable>}
  */
-export function analyzeHeader(core, parts, size, withCard = false, keep = false) {
+export function analyzeHeader(core, parts, size) {
   const needed = parts.reduce((sum, p) => sum + p.byteLength, 0);
   let table;
   try {
     // The view is on the wasm heap: copy it (slice) before anything else runs.
-    table = withHeapCopy(core, parts, (ptr, len) => core.call((m) => m._analyzeHeader(ptr, len, BigInt(size), withCard, keep)?.slice()));
+    table = withHeapCopy(core, parts, (ptr, len) => core.call((m) => m._analyzeHeader(ptr, len, BigInt(size))?.slice()));
   } catch (error) {
     throw error instanceof SafetensorsError && error.code === 'OutOfMemory' ? headerOutOfMemory(needed, error) : error;
   }
@@ -57,13 +55,9 @@ export function analyzeHeader(core, parts, size, withCard = false, keep = false)
  * @param {import('./core.js').Core} core
  * @param {{ size: number, read(offset: number, length: number, signal?: AbortSignal): Promise<Uint8Array> }} source
  * @param {AbortSignal} [signal]
- * @param {boolean} [withCard] also build the model card (of a loadable file)
- * @param {boolean} [keep] keep a loadable file's analysis in the core for its card
- * @returns {Promise<{ header: ReturnType<typeof decodeHeaderTable>, parts: Uint8Array[], kept: number }>}
- *   parts: the bytes read, for analysing them again without reading again; kept: the handle
- *   of the analysis kept in `core` (0 for none), for `_cardTable`
+ * @returns {Promise<ReturnType<typeof decodeHeaderTable>>}
  */
-export async function readHeader(core, source, signal, withCard = false, keep = false) {
+export async function readHeader(core, source, signal) {
   throwIfAborted(signal);
   const { size } = source;
   const prefix = size > 0 ? await untilAborted(source.read(0, Math.min(LENGTH_PREFIX, size), signal), signal) : new Uint8Array(0);
@@ -74,7 +68,5 @@ export async function readHeader(core, source, signal, withCard = false, keep = 
     parts.push(await untilAborted(source.read(LENGTH_PREFIX, needed - LENGTH_PREFIX, signal), signal));
     throwIfAborted(signal);
   }
-  const header = analyzeHeader(core, parts, size, withCard, keep);
-  const kept = keep && !core.dropped ? core.call((m) => m._lastKeptHandle()) : 0;
-  return { header, parts, kept };
+  return analyzeHeader(core, parts, size);
 }

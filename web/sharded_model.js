@@ -4,6 +4,7 @@ import { initSafetensors } from './core.js';
 import { SafetensorsError, errorText, tensorNotFound } from './errors.js';
 import { throwIfAborted } from './abort.js';
 import { analyzeHeader } from './read_header.js';
+import { buildCard } from './model_card.js';
 import { cardObject } from './header_table.js';
 import { locateModel } from './shard_sources.js';
 import { unsafeShardReason } from './shard_index.js';
@@ -195,10 +196,13 @@ export async function openShardedModel(source, options, openSafetensors) {
     },
     async describe(describeOptions = {}) {
       throwIfAborted(describeOptions.signal);
+      // The core analyses a header holding every tensor; the card module builds its card.
       const { parts, size } = mergedHeader(checked.tensors, firstMetadata);
-      const { card } = analyzeHeader(await initSafetensors(), parts, size, true);
-      if (card === null) throw new SafetensorsError('InternalError', 'the core built no model card for the merged header of a sharded model');
-      return cardObject(card);
+      const merged = analyzeHeader(await initSafetensors(), parts, size);
+      if (merged.referenceError !== null) {
+        throw new SafetensorsError('InternalError', `the header merged from the shards for the model card is not loadable: ${merged.findings[0].message}`);
+      }
+      return cardObject(await buildCard(merged.table, merged.tensors.length));
     },
   };
 }

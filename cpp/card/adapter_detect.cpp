@@ -57,9 +57,9 @@ const AdapterPart* part_of(std::string_view name) {
   return nullptr;
 }
 
-std::uint64_t dim(const std::vector<std::uint64_t>& shape, std::size_t i) { return i < shape.size() ? shape[i] : 0; }
+std::uint64_t dim(std::span<const std::uint64_t> shape, std::size_t i) { return i < shape.size() ? shape[i] : 0; }
 
-void add_sizes(ModuleSizes& m, PartRole role, const std::vector<std::uint64_t>& s) {
+void add_sizes(ModuleSizes& m, PartRole role, std::span<const std::uint64_t> s) {
   switch (role) {
     case PartRole::Down:
       m.rank = dim(s, 0);
@@ -128,7 +128,7 @@ std::optional<Family> family_from_width(std::uint64_t width, std::string evidenc
   return Family{std::string(id), std::string(family_name(id)), "", {std::move(evidence)}};
 }
 
-std::string describe_tensor(const TensorEntry& t) { return t.name + " " + format_shape(t.shape); }
+std::string describe_tensor(const TensorView& t) { return std::string(t.name) + " " + format_shape(t.shape); }
 
 // r and lora_alpha of diffusers' lora_adapter_metadata (LoraConfig as JSON, maybe with
 // component prefixes such as "transformer.r").
@@ -146,7 +146,7 @@ void read_lora_config(std::string_view json, Adapter& a) {
 }
 
 // cloneofsimo/lora: "unet:0:up", "text_encoder:3:down", and tokens marked "<embed>".
-bool lora_diffusion_scan(std::span<const TensorEntry> tensors, const MetadataView& meta, AdapterScan& out) {
+bool lora_diffusion_scan(std::span<const TensorView> tensors, const MetadataView& meta, AdapterScan& out) {
   std::size_t parts = 0;
   std::map<std::uint64_t, std::size_t> ranks;
   std::vector<std::string> targets;
@@ -157,7 +157,7 @@ bool lora_diffusion_scan(std::span<const TensorEntry> tensors, const MetadataVie
     // Parts must be at least half: stop once that cannot be (most files stop half-way).
     // With tokens, go on: every token found is a trigger word, even if this is no adapter.
     if (!tokens && (i - parts) * 2 > tensors.size()) return false;
-    const TensorEntry& t = tensors[i];
+    const TensorView& t = tensors[i];
     // A part ends with ":<n>:down" or ":<n>:up": the ends rule out the rest at once.
     const bool part_end = t.name.ends_with(":down") || t.name.ends_with(":up");
     if (!tokens && !part_end) continue;
@@ -165,7 +165,7 @@ bool lora_diffusion_scan(std::span<const TensorEntry> tensors, const MetadataVie
     const bool down = pattern.ends_with(":#:down"), up = pattern.ends_with(":#:up");
     if (down || up) {
       ++parts;
-      const std::string target = t.name.substr(0, t.name.find(':'));
+      const std::string target(t.name.substr(0, t.name.find(':')));
       if (std::find(targets.begin(), targets.end(), target) == targets.end()) targets.push_back(target);
       if (down && t.shape.size() >= 2) {
         ++ranks[t.shape[0]];
@@ -174,7 +174,7 @@ bool lora_diffusion_scan(std::span<const TensorEntry> tensors, const MetadataVie
       }
     } else if (tokens && meta.get(t.name) == std::optional<std::string_view>("<embed>")) {
       ++parts;
-      out.embedded_tokens.push_back(t.name);
+      out.embedded_tokens.emplace_back(t.name);
       if (!family && !t.shape.empty())
         family = family_from_width(t.shape.back(), describe_tensor(t) + " (token embedding)");
     }
@@ -199,10 +199,10 @@ bool lora_diffusion_scan(std::span<const TensorEntry> tensors, const MetadataVie
 }
 
 // Textual inversion files: A1111 (emb_params, string_to_param.*), SDXL (clip_l + clip_g).
-bool embedding_scan(std::span<const TensorEntry> tensors, AdapterScan& out) {
+bool embedding_scan(std::span<const TensorView> tensors, AdapterScan& out) {
   if (tensors.empty() || tensors.size() > 3) return false;
-  const TensorEntry *clip_l = nullptr, *clip_g = nullptr, *single = nullptr;
-  for (const TensorEntry& t : tensors) {
+  const TensorView *clip_l = nullptr, *clip_g = nullptr, *single = nullptr;
+  for (const TensorView& t : tensors) {
     if (t.name == "clip_l")
       clip_l = &t;
     else if (t.name == "clip_g")
@@ -217,7 +217,7 @@ bool embedding_scan(std::span<const TensorEntry> tensors, AdapterScan& out) {
     Family f{"sdxl", std::string(family_name("sdxl")), "", {describe_tensor(*clip_g)}};
     if (clip_l) f.evidence.push_back(describe_tensor(*clip_l));
     out.embedding_family = std::move(f);
-  } else if (const TensorEntry* t = single ? single : clip_l; t && !t->shape.empty()) {
+  } else if (const TensorView* t = single ? single : clip_l; t && !t->shape.empty()) {
     out.embedding_family = family_from_width(t->shape.back(), describe_tensor(*t) + " (token width)");
   }
   return true;
@@ -225,7 +225,7 @@ bool embedding_scan(std::span<const TensorEntry> tensors, AdapterScan& out) {
 
 }  // namespace
 
-AdapterScan scan_adapter(std::span<const TensorEntry> tensors, const MetadataView& meta) {
+AdapterScan scan_adapter(std::span<const TensorView> tensors, const MetadataView& meta) {
   AdapterScan out;
   if (embedding_scan(tensors, out) || lora_diffusion_scan(tensors, meta, out)) return out;
 
@@ -237,7 +237,7 @@ AdapterScan scan_adapter(std::span<const TensorEntry> tensors, const MetadataVie
   std::string_view alpha_tensor;
   for (std::uint32_t i = 0; i < tensors.size(); ++i) {
     if ((i - parts) * 2 > tensors.size()) return out;  // parts can no longer be half
-    const TensorEntry& t = tensors[i];
+    const TensorView& t = tensors[i];
     const AdapterPart* part = part_of(t.name);
     if (!part) continue;
     ++parts;

@@ -11,6 +11,7 @@
 
 #include "card/metadata_view.h"
 #include "card/model_card.h"
+#include "card/tensor_view.h"
 #include "format/header.h"
 
 namespace safetensors {
@@ -26,6 +27,6 @@ struct AdapterScan {
 };
 
 /// @brief Scans names and shapes (and the network settings in `meta`).
-AdapterScan scan_adapter(std::span<const TensorEntry> tensors, const MetadataView& meta);
+AdapterScan scan_adapter(std::span<const TensorView> tensors, const MetadataView& meta);
 
 }  // namespace safetensors

@@ -21,12 +21,12 @@ namespace {
 constexpr std::size_t kPatternScanLimit = 4096;
 
 // Layer count, width, vocabulary and experts of a language model, from its keys.
-Architecture text_architecture(const Family& family, const KeyIndex& keys, std::span<const TensorEntry> tensors) {
+Architecture text_architecture(const Family& family, const KeyIndex& keys, std::span<const TensorView> tensors) {
   Architecture a;
   const std::string prefix = layer_prefix(family);
   if (!prefix.empty()) {
     std::uint64_t layers = 0;
-    for (const TensorEntry& t : tensors) {
+    for (const TensorView& t : tensors) {
       if (!name_starts_with(t.name, prefix)) continue;
       std::uint64_t n = 0;
       const char* begin = t.name.data() + prefix.size();
@@ -38,9 +38,9 @@ Architecture text_architecture(const Family& family, const KeyIndex& keys, std::
   for (std::string_view root : kTextRoots) {
     for (std::string_view embed : kEmbeddingKeys) {
       const IndexedKey* k = keys.find(std::string(root) + std::string(embed));
-      if (k && k->shape->size() == 2) {
-        a.vocab_size = static_cast<double>((*k->shape)[0]);
-        a.hidden_size = static_cast<double>((*k->shape)[1]);
+      if (k && k->shape.size() == 2) {
+        a.vocab_size = static_cast<double>(k->shape[0]);
+        a.hidden_size = static_cast<double>(k->shape[1]);
         break;
       }
     }
@@ -49,8 +49,8 @@ Architecture text_architecture(const Family& family, const KeyIndex& keys, std::
   for (std::string_view root : kTextRoots) {
     for (std::string_view gate : kRouterKeys) {
       const IndexedKey* k = keys.find(std::string(root) + std::string(gate));
-      if (k && k->shape->size() == 2) {
-        a.experts = static_cast<double>((*k->shape)[0]);
+      if (k && k->shape.size() == 2) {
+        a.experts = static_cast<double>(k->shape[0]);
         return a;
       }
     }
@@ -60,10 +60,9 @@ Architecture text_architecture(const Family& family, const KeyIndex& keys, std::
 
 }  // namespace
 
-ModelCard build_card(const Report& report) {
+ModelCard build_card(std::span<const TensorView> tensors, const Metadata& metadata) {
   ModelCard card;
-  const MetadataView meta(report.metadata);
-  const std::span<const TensorEntry> tensors(report.tensors);
+  const MetadataView meta(metadata);
 
   AdapterScan scan = scan_adapter(tensors, meta);
   std::optional<Family> from_keys;
@@ -86,7 +85,7 @@ ModelCard build_card(const Report& report) {
     for (const bool exact : {true, false}) {
       if (!exact && tensors.size() > kPatternScanLimit) break;
       KeyIndex keys = exact ? KeyIndex(exact_rule_keys(), tensors.size()) : KeyIndex();
-      for (const TensorEntry& t : tensors) keys.add(t.name, t.shape);
+      for (const TensorView& t : tensors) keys.add(t.name, t.shape);
       // Diffusion rules first: a checkpoint's text encoder must not make it a language model.
       from_keys = match_family(keys, Domain::Diffusion);
       if (!from_keys) {

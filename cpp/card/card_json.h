@@ -1,6 +1,6 @@
 // The card as JSON, the form in which it crosses to JavaScript (JSON.parse there gives the
 // ModelCard of web/index.d.ts, field for field), but for the module tree, which is large and
-// travels as numbers in the packed header table (cpp/wasm/header_table.h).
+// travels as numbers in the packed card table (cpp/wasm/card_table.h).
 #pragma once
 
 #include <string>

@@ -24,7 +24,7 @@ std::span<const std::string_view> roots_of(Domain domain) {
 std::optional<std::string> check(const KeyIndex& index, std::string_view root, const Clue& clue) {
   const IndexedKey* key = index.find(std::string(root) + std::string(clue.key));
   if (!key) return std::nullopt;
-  const auto& shape = *key->shape;
+  const std::span<const std::uint64_t> shape = key->shape;
   if (clue.dim >= 0 && (static_cast<std::size_t>(clue.dim) >= shape.size() || shape[clue.dim] != clue.value)) {
     return std::nullopt;
   }

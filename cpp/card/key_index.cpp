@@ -69,10 +69,10 @@ std::uint32_t NameSet::signature_bit(std::string_view name) {
   return static_cast<std::uint32_t>(h >> 48);  // the top 16 bits: kSignatureBits
 }
 
-void KeyIndex::add(std::string_view name, const std::vector<std::uint64_t>& shape) {
+void KeyIndex::add(std::string_view name, std::span<const std::uint64_t> shape) {
   ++count_;
   if (wanted_) {
-    all_.push_back(IndexedKey{name, &shape});
+    all_.push_back(IndexedKey{name, shape});
     const std::uint32_t wanted = wanted_->find(name);
     if (wanted != NameSet::kAbsent && found_[wanted] == NameSet::kAbsent) {
       found_[wanted] = static_cast<std::uint32_t>(all_.size() - 1);
@@ -82,7 +82,7 @@ void KeyIndex::add(std::string_view name, const std::vector<std::uint64_t>& shap
   // Most names repeat a pattern already seen (every layer of a model): look up first, so
   // only new patterns allocate.
   key_pattern(name, scratch_);
-  if (keys_.find(scratch_) == keys_.end()) keys_.emplace(scratch_, IndexedKey{name, &shape});
+  if (keys_.find(scratch_) == keys_.end()) keys_.emplace(scratch_, IndexedKey{name, shape});
 }
 
 const IndexedKey* KeyIndex::find(std::string_view example) const {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -23,8 +24,8 @@ void key_pattern(std::string_view name, std::string& out);
 
 /// @brief One key: the first name that has the pattern, and its shape.
 struct IndexedKey {
-  std::string_view name;                    ///< the first name seen with this pattern
-  const std::vector<std::uint64_t>* shape;  ///< that name's shape (never null)
+  std::string_view name;                 ///< the first name seen with this pattern
+  std::span<const std::uint64_t> shape;  ///< that name's shape
 };
 
 /// @brief A fixed set of names that is cheap to ask about a name that is not in it: a bit
@@ -72,7 +73,7 @@ class KeyIndex {
   }
 
   /// @brief Adds a name with its shape (both must outlive the index).
-  void add(std::string_view name, const std::vector<std::uint64_t>& shape);
+  void add(std::string_view name, std::span<const std::uint64_t> shape);
 
   /// @brief The key whose pattern equals key_pattern(`example`) (exact: the key `example`).
   const IndexedKey* find(std::string_view example) const;

@@ -181,7 +181,7 @@ class Builder {
 
 }  // namespace
 
-ModuleTree module_tree(std::span<const TensorEntry> tensors, bool kohya_names) {
+ModuleTree module_tree(std::span<const TensorView> tensors, bool kohya_names) {
   Builder builder(tensors.size());
   std::vector<Node>& nodes = builder.nodes;
   std::vector<std::uint32_t> node_of(tensors.size());

@@ -9,12 +9,13 @@
 #include <span>
 
 #include "card/model_card.h"
+#include "card/tensor_view.h"
 #include "format/header.h"
 
 namespace safetensors {
 
 /// @brief The tree of `tensors` (data order).
-ModuleTree module_tree(std::span<const TensorEntry> tensors, bool kohya_names);
+ModuleTree module_tree(std::span<const TensorView> tensors, bool kohya_names);
 
 /// @brief The full path of node `i` (names joined by their separators), for tests and tools.
 std::string module_path(const ModuleTree& tree, std::uint32_t i);

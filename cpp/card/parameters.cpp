@@ -25,24 +25,24 @@ struct Estimate {
   bool known = true;    // false when the header does not determine the unpacked count
 };
 
-std::uint64_t dim(const TensorEntry* t, std::size_t i) { return t && i < t->shape.size() ? t->shape[i] : 0; }
+std::uint64_t dim(const TensorView* t, std::size_t i) { return t && i < t->shape.size() ? t->shape[i] : 0; }
 
 }  // namespace
 
-double element_count(const std::vector<std::uint64_t>& shape) {
+double element_count(std::span<const std::uint64_t> shape) {
   double n = 1;
   for (std::uint64_t d : shape) n *= static_cast<double>(d);
   return n;
 }
 
-Parameters count_parameters(std::span<const TensorEntry> tensors) {
+Parameters count_parameters(std::span<const TensorView> tensors) {
   Parameters p;
   std::array<double, kDtypeCount> by_dtype{};
   std::array<bool, kDtypeCount> seen{};
   // Modules with a quantization part, and a map from name to tensor for the lookups.
-  std::unordered_map<std::string_view, const TensorEntry*> by_name;
+  std::unordered_map<std::string_view, const TensorView*> by_name;
   bool quantized_names = false;
-  for (const TensorEntry& t : tensors) {
+  for (const TensorView& t : tensors) {
     const double n = element_count(t.shape);
     p.total += n;
     by_dtype[static_cast<std::size_t>(t.dtype)] += n;
@@ -56,20 +56,20 @@ Parameters count_parameters(std::span<const TensorEntry> tensors) {
   }
   if (!quantized_names) return p;
 
-  for (const TensorEntry& t : tensors) by_name.emplace(t.name, &t);
-  const auto find = [&](std::string_view module, std::string_view own) -> const TensorEntry* {
+  for (const TensorView& t : tensors) by_name.emplace(t.name, &t);
+  const auto find = [&](std::string_view module, std::string_view own) -> const TensorView* {
     const auto it = by_name.find(std::string(module) + "." + std::string(own));
     return it == by_name.end() ? nullptr : it->second;
   };
   Estimate e;
-  for (const TensorEntry& t : tensors) {
+  for (const TensorView& t : tensors) {
     const auto [module, own] = split_last(t.name);
     const double n = element_count(t.shape);
     if (own == "qweight") {
       // GPTQ: qweight [in*bits/32, out]; AWQ: [in, out*bits/32]. Both: qzeros
       // [groups, out*bits/32], scales [groups, out], so bits = 32 * qzeros[1] / scales[1].
-      const TensorEntry* zeros = find(module, "qzeros");
-      const TensorEntry* scales = find(module, "scales");
+      const TensorView* zeros = find(module, "qzeros");
+      const TensorView* scales = find(module, "scales");
       const std::uint64_t z = dim(zeros, 1), s = dim(scales, 1);
       if (!zeros || !scales || s == 0 || (32 * z) % s != 0 || 32 * z / s == 0 || 32 % (32 * z / s) != 0) {
         e.known = false;
@@ -84,7 +84,7 @@ Parameters count_parameters(std::span<const TensorEntry> tensors) {
       e.packed += n;
       e.unpacked += n * static_cast<double>(32 / bits);
       e.aux += element_count(zeros->shape) + element_count(scales->shape);
-      if (const TensorEntry* g = find(module, "g_idx")) e.aux += element_count(g->shape);
+      if (const TensorView* g = find(module, "g_idx")) e.aux += element_count(g->shape);
     } else if (own.starts_with("bitsandbytes__") && module.ends_with(".quant_state")) {
       // bitsandbytes 4-bit: "<m>.weight" is U8 holding two values per byte, and
       // "<m>.weight.quant_state.bitsandbytes__nf4" (or __fp4) its packed state.
@@ -100,7 +100,7 @@ Parameters count_parameters(std::span<const TensorEntry> tensors) {
         e.unpacked += 2 * element_count(it->second->shape);
       }
       for (const char* extra : {"absmax", "quant_map", "nested_absmax", "nested_quant_map"}) {
-        if (const TensorEntry* x = find(weight, extra)) e.aux += element_count(x->shape);
+        if (const TensorView* x = find(weight, extra)) e.aux += element_count(x->shape);
       }
     } else if (own == "SCB") {
       // bitsandbytes 8-bit: int8 weights, one value each; SCB holds the scales.
@@ -109,11 +109,11 @@ Parameters count_parameters(std::span<const TensorEntry> tensors) {
         e.note = "int8 weights, one value per byte";
       }
       e.aux += n;
-      if (const TensorEntry* f = find(module, "weight_format")) e.aux += element_count(f->shape);
+      if (const TensorView* f = find(module, "weight_format")) e.aux += element_count(f->shape);
     } else if (own == "biases" && t.dtype != Dtype::U32) {
       // MLX: U32 weights with per-group scales and biases; the bit width and group size are
       // only in config.json.
-      const TensorEntry* w = find(module, "weight");
+      const TensorView* w = find(module, "weight");
       if (!w || w->dtype != Dtype::U32 || !find(module, "scales")) continue;
       if (e.scheme.empty()) {
         e.scheme = "mlx";
@@ -124,7 +124,7 @@ Parameters count_parameters(std::span<const TensorEntry> tensors) {
     } else if (own.ends_with("_blocks") && t.dtype == Dtype::U8) {
       // MXFP4 (gpt-oss): blocks of 32 FP4 values in 16 bytes, one U8 scale per block.
       const std::string stem(own.substr(0, own.size() - 7));
-      const TensorEntry* scales = find(module, stem + "_scales");
+      const TensorView* scales = find(module, stem + "_scales");
       if (!scales) continue;
       if (e.scheme.empty()) {
         e.scheme = "mxfp4";

@@ -4,16 +4,17 @@
 #include <span>
 
 #include "card/model_card.h"
+#include "card/tensor_view.h"
 #include "format/header.h"
 
 namespace safetensors {
 
 /// @brief The product of a shape (1 for a scalar), as a double (exact below 2^53).
-double element_count(const std::vector<std::uint64_t>& shape);
+double element_count(std::span<const std::uint64_t> shape);
 
 /// @brief Σ product(shape) in total and per dtype, as huggingface_hub counts (a scalar counts
 /// 1), plus an estimate of the unpacked count where a packed quantized layout is recognised
 /// (GPTQ/AWQ, bitsandbytes, MLX, MXFP4; MODEL-CARD-FACTS.md, "Parameter counting").
-Parameters count_parameters(std::span<const TensorEntry> tensors);
+Parameters count_parameters(std::span<const TensorView> tensors);
 
 }  // namespace safetensors

@@ -1,18 +1,55 @@
-// The only file that knows about Emscripten: Embind entry points over the core.
+// The only file that knows about Emscripten: Embind entry points of the two wasm modules.
+// Built twice: as the core (header analysis, decoding, scans; always loaded) and, with
+// SAFETENSORS_CARD_MODULE, as the card module (the model card; loaded by web/ only when a card
+// is asked for, so that pages that only open and decode never download it).
 // Names start with an underscore: they are private to web/ (see web/core.js, which
 // runs every call through its trap guard).
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
 #include <cstdint>
-#include <deque>
-#include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "analysis/analyze_header.h"
+namespace {
+
+// A view of `table` on the heap; JS copies it before the next call.
+emscripten::val view_of(const std::vector<std::uint8_t>& table) {
+  return emscripten::val(emscripten::typed_memory_view(table.size(), table.data()));
+}
+
+}  // namespace
+
+#ifdef SAFETENSORS_CARD_MODULE
+
 #include "card/build_card.h"
+#include "wasm/card_table.h"
+#include "wasm/header_table.h"
+
+namespace {
+
+using namespace safetensors;
+
+// The model card of a loadable file, from the header table the core gave JS at open (`len`
+// bytes at `ptr`; cpp/wasm/header_table.h): as a card table (a view to copy), or null when
+// those bytes are not such a table.
+emscripten::val card_table(std::uintptr_t ptr, std::size_t len) {
+  static std::vector<std::uint8_t> table;
+  TableHeader header;
+  if (!decode_header_table({reinterpret_cast<const std::uint8_t*>(ptr), len}, header)) return emscripten::val::null();
+  encode_card_table(build_card(header.tensors, header.metadata), table);
+  return view_of(table);
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(safetensors_card) { emscripten::function("_cardTable", &card_table); }
+
+#else  // the core
+
+#include "analysis/analyze_header.h"
 #include "convert/float32_convert.h"
 #include "convert/narrow_float.h"
 #include "convert/value_scan.h"
@@ -30,11 +67,6 @@ std::span<const std::uint8_t> heap_bytes(std::uintptr_t ptr, std::size_t len) {
   return {reinterpret_cast<const std::uint8_t*>(ptr), len};
 }
 
-// A view of `table` on the heap; JS copies it before the next call.
-emscripten::val view_of(const std::vector<std::uint8_t>& table) {
-  return emscripten::val(emscripten::typed_memory_view(table.size(), table.data()));
-}
-
 // The dtype table, error kinds and finding codes, once per module.
 emscripten::val core_tables() {
   static std::vector<std::uint8_t> table;
@@ -50,58 +82,14 @@ double header_bytes_needed(std::uintptr_t ptr, std::size_t len, std::uint64_t fi
   return static_cast<double>(kLengthPrefixSize + extent.header_length);
 }
 
-// Reports of opened files, kept so that the model card is built later without analysing the
-// header again. At most kKeptReports (the oldest goes first: its file then analyses again).
-constexpr std::size_t kKeptReports = 8;
-struct KeptReport {
-  std::uint32_t handle;
-  Report report;
-};
-std::deque<KeptReport>& kept_reports() {
-  static std::deque<KeptReport> kept;
-  return kept;
-}
-std::uint32_t last_kept = 0;  // the handle of the report the last analyze() kept, or 0
-
-// Analyses the file's first bytes (with json_padding() readable bytes after them)
-// and returns a view of the packed report, with the model card of a loadable file when
-// `with_card`; with `keep`, a loadable file's report is kept (see last_kept_handle).
-// null means the parser ran out of memory: there is no verdict to report.
-emscripten::val analyze(std::uintptr_t ptr, std::size_t len, std::uint64_t file_size, bool with_card, bool keep) {
+// Analyses the file's first bytes (with json_padding() readable bytes after them) and returns
+// a view of the packed report. null means the parser ran out of memory: there is no verdict.
+emscripten::val analyze(std::uintptr_t ptr, std::size_t len, std::uint64_t file_size) {
   static std::vector<std::uint8_t> table;
-  static std::uint32_t next_handle = 1;
-  last_kept = 0;
-  Report report = analyze_header(heap_bytes(ptr, len), file_size, true);
+  const Report report = analyze_header(heap_bytes(ptr, len), file_size, true);
   if (report.outcome == Outcome::OutOfMemory) return emscripten::val::null();
-  std::optional<ModelCard> card;
-  if (with_card && report.error == ReferenceError::None) card = build_card(report);
-  encode_header_table(report, card ? &*card : nullptr, table);
-  if (keep && report.error == ReferenceError::None) {
-    auto& kept = kept_reports();
-    if (kept.size() == kKeptReports) kept.pop_front();
-    last_kept = next_handle++;
-    kept.push_back({last_kept, std::move(report)});
-  }
+  encode_header_table(report, table);
   return view_of(table);
-}
-
-std::uint32_t last_kept_handle() { return last_kept; }
-
-// The model card of a kept report as a card table (web/header_table.js), or null when the
-// report is no longer kept.
-emscripten::val card_table(std::uint32_t handle) {
-  static std::vector<std::uint8_t> table;
-  for (const KeptReport& k : kept_reports()) {
-    if (k.handle != handle) continue;
-    encode_card_table(build_card(k.report), table);
-    return view_of(table);
-  }
-  return emscripten::val::null();
-}
-
-void drop_report(std::uint32_t handle) {
-  auto& kept = kept_reports();
-  std::erase_if(kept, [&](const KeptReport& k) { return k.handle == handle; });
 }
 
 std::size_t input_padding() { return json_padding(); }
@@ -188,9 +176,6 @@ EMSCRIPTEN_BINDINGS(safetensors_core) {
   emscripten::function("_coreTables", &core_tables);
   emscripten::function("_headerBytesNeeded", &header_bytes_needed);
   emscripten::function("_analyzeHeader", &analyze);
-  emscripten::function("_lastKeptHandle", &last_kept_handle);
-  emscripten::function("_cardTable", &card_table);
-  emscripten::function("_dropReport", &drop_report);
   emscripten::function("_inputPadding", &input_padding);
   emscripten::function("_convertToF32", &convert_chunk);
   emscripten::function("_normalizeBool", &normalize_bool_chunk);
@@ -203,3 +188,5 @@ EMSCRIPTEN_BINDINGS(safetensors_core) {
       .function("end", &HeapScanner::end)
       .function("findings", &HeapScanner::findings);
 }
+
+#endif  // SAFETENSORS_CARD_MODULE

@@ -1,9 +1,13 @@
-// Writer of the JS header table (see header_table.h for the sequence).
+// Writer and reader of the JS header table (see header_table.h for the sequence).
 #include "wasm/header_table.h"
 
+#include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <string>
 
-#include "card/card_json.h"
+#include "format/dtype.h"
+#include "wasm/table_reader.h"
 
 namespace safetensors {
 namespace {
@@ -32,23 +36,6 @@ void write_tensor(TableWriter& w, const TensorEntry& t) {
   }
 }
 
-void write_card(TableWriter& w, const ModelCard& card) {
-  std::string json;
-  write_card_json(card, json);
-  w.string(json);
-  const ModuleTree& tree = card.modules;
-  w.number(static_cast<double>(tree.nodes.size()));
-  for (const ModuleNode& n : tree.nodes) {
-    w.number(n.parent);
-    w.string(n.name);
-    w.number(static_cast<unsigned char>(n.separator));
-    w.number(n.tensors);
-    w.number(n.parameters);
-    w.number(n.bytes);
-  }
-  for (std::uint32_t node : tree.node_of) w.number(node);
-}
-
 }  // namespace
 
 void write_findings(TableWriter& w, std::span<const Finding> findings) {
@@ -60,13 +47,7 @@ void write_findings(TableWriter& w, std::span<const Finding> findings) {
   }
 }
 
-void encode_card_table(const ModelCard& card, std::vector<std::uint8_t>& out) {
-  TableWriter w;
-  write_card(w, card);
-  w.finish(out);
-}
-
-void encode_header_table(const Report& report, const ModelCard* card, std::vector<std::uint8_t>& out) {
+void encode_header_table(const Report& report, std::vector<std::uint8_t>& out) {
   TableWriter w;
   w.number(static_cast<double>(report.error));
   if (report.error != ReferenceError::None) {
@@ -88,9 +69,92 @@ void encode_header_table(const Report& report, const ModelCard* card, std::vecto
   }
   w.number(static_cast<double>(report.tensors.size()));
   for (const TensorEntry& t : report.tensors) write_tensor(w, t);
-  w.number(card ? 1 : 0);
-  if (card) write_card(w, *card);
   w.finish(out);
+}
+
+namespace {
+
+constexpr double kMaxExact = 9007199254740991.0;    // 2^53 - 1: the largest exact whole number
+constexpr double kMaxU64 = 18446744073709549568.0;  // the largest double below 2^64
+
+bool skip_strings(TableReader& r, std::uint64_t n) {
+  std::string_view ignored;
+  for (std::uint64_t i = 0; i < n; ++i) {
+    if (!r.string(ignored)) return false;
+  }
+  return true;
+}
+
+bool read_optional(TableReader& r) {
+  std::uint64_t has = 0;
+  return r.count(1, has) && skip_strings(r, has);
+}
+
+// One tensor; its dims go to `dims` (`t.shape` points at them once all are read).
+bool read_tensor(TableReader& r, TensorView& t, std::vector<std::uint64_t>& dims, std::uint64_t& rank) {
+  std::uint64_t dtype = 0, exact = 0;
+  if (!r.string(t.name) || !r.count(kDtypeCount - 1, dtype) || !r.count(static_cast<double>(r.left()), rank))
+    return false;
+  t.dtype = static_cast<Dtype>(dtype);
+  const std::size_t first = dims.size();
+  for (std::uint64_t i = 0; i < rank; ++i) {
+    std::uint64_t d = 0;
+    if (!r.count(kMaxU64, d)) return false;  // a dim past 2^53 comes again below, exactly
+    dims.push_back(d);
+  }
+  if (!r.count(kMaxExact, t.begin) || !r.count(kMaxExact, t.end) || t.end < t.begin || !r.count(1, exact)) return false;
+  for (std::uint64_t i = 0; exact && i < rank; ++i) {
+    std::string_view digits;
+    if (!r.string(digits)) return false;
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), dims[first + i]);
+    if (ec != std::errc() || end != digits.data() + digits.size()) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool decode_header_table(std::span<const std::uint8_t> table, TableHeader& out) {
+  TableReader r;
+  std::uint64_t error = 0, findings = 0, metadata = 0, tensors = 0, code = 0, size = 0;
+  double metadata_count = 0;
+  if (!r.open(table) || !r.count(0, error)) return false;  // only a loadable file's
+  for (int i = 0; i < 3; ++i) {                            // file size, header length, data start
+    if (!r.count(kMaxExact, size)) return false;
+  }
+  if (!r.count(kMaxExact, findings)) return false;
+  for (std::uint64_t i = 0; i < findings; ++i) {
+    if (!r.count(kMaxExact, code) || !skip_strings(r, 1) || !read_optional(r)) return false;
+  }
+  if (!r.number(metadata_count)) return false;
+  out.has_metadata = metadata_count != -1;
+  if (out.has_metadata) {
+    if (!(metadata_count >= 0 && metadata_count <= kMaxExact) || std::trunc(metadata_count) != metadata_count)
+      return false;
+    metadata = static_cast<std::uint64_t>(metadata_count);
+  }
+  out.metadata.clear();
+  for (std::uint64_t i = 0; i < metadata; ++i) {
+    std::string_view key, value;
+    if (!r.string(key) || !r.string(value)) return false;
+    out.metadata.emplace_back(key, value);
+  }
+  if (!r.count(kMaxExact, tensors)) return false;
+  out.tensors.clear();
+  out.dims.clear();
+  out.tensors.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(tensors, r.left() / 7)));  // 7+ numbers each
+  out.dims.reserve(r.left());  // at most one dim per number left
+  std::vector<std::uint64_t> ranks;
+  ranks.reserve(out.tensors.capacity());
+  for (std::uint64_t i = 0; i < tensors; ++i) {
+    if (!read_tensor(r, out.tensors.emplace_back(), out.dims, ranks.emplace_back())) return false;
+  }
+  std::size_t first = 0;  // every dim is in place: point the shapes at them
+  for (std::size_t i = 0; i < out.tensors.size(); ++i) {
+    out.tensors[i].shape = std::span<const std::uint64_t>(out.dims.data() + first, static_cast<std::size_t>(ranks[i]));
+    first += static_cast<std::size_t>(ranks[i]);
+  }
+  return r.done();
 }
 
 }  // namespace safetensors

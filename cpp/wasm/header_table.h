@@ -4,9 +4,7 @@
 // its message, has tensor, [tensor]); file size; header length; data start; findings;
 // metadata (-1 for none, else count, then key, value pairs); tensors (count, then per
 // tensor: name, dtype index, ndim, dims, begin, end, exact flag, [ndim dims as decimal
-// strings when a dim is above 2^53-1]); has card, [the model card as JSON, module count,
-// per module: parent index, name, separator code, tensors, parameters, bytes; then per
-// tensor its module index].
+// strings when a dim is above 2^53-1].
 // Findings (also the data scan's): count, then per finding: code index (into
 // kFindingCodes), message, has tensor, [tensor].
 #pragma once
@@ -16,16 +14,26 @@
 #include <vector>
 
 #include "analysis/report.h"
-#include "card/model_card.h"
+#include "card/tensor_view.h"
 #include "wasm/table_writer.h"
 
 namespace safetensors {
 
-/// @brief Packs `report`, and `card` when not null, into `out` (resized, capacity reused).
-void encode_header_table(const Report& report, const ModelCard* card, std::vector<std::uint8_t>& out);
+/// @brief Packs `report` into `out` (resized, its capacity reused).
+void encode_header_table(const Report& report, std::vector<std::uint8_t>& out);
 
-/// @brief Packs only `card` (the part after "has card" above) into `out`.
-void encode_card_table(const ModelCard& card, std::vector<std::uint8_t>& out);
+/// @brief A loadable file's tensors and metadata, read back from its table.
+struct TableHeader {
+  std::vector<TensorView> tensors;  ///< names point into the table, shapes into `dims`
+  std::vector<std::uint64_t> dims;  ///< every tensor's shape, back to back
+  bool has_metadata = false;
+  Metadata metadata;
+};
+
+/// @brief Reads back a loadable file's table (the findings are skipped); false when `table`
+/// is not such a table. The card module's input: JS keeps the table it received at open
+/// and sends it back for the model card. `out` is valid while `table` is.
+bool decode_header_table(std::span<const std::uint8_t> table, TableHeader& out);
 
 /// @brief Appends `findings` to a table being written.
 void write_findings(TableWriter& w, std::span<const Finding> findings);

@@ -26,10 +26,7 @@ export interface CoreModule {
   _inputPadding(): number;
   _headerBytesNeeded(ptr: number, length: number, fileSize: bigint): number;
   /** The header table (cpp/wasm/header_table.h), a view to copy; null when out of memory. */
-  _analyzeHeader(ptr: number, length: number, fileSize: bigint, withCard: boolean, keep: boolean): Uint8Array | null;
-  _lastKeptHandle(): number;
-  _cardTable(handle: number): Uint8Array | null;
-  _dropReport(handle: number): void;
+  _analyzeHeader(ptr: number, length: number, fileSize: bigint): Uint8Array | null;
   _convertToF32(dtype: number, input: number, output: number, count: number): void;
   _normalizeBool(input: number, output: number, count: number): void;
   /** Float elements of dtype `from` to `to` (F16 or BF16), rounded to nearest even (cpp/convert/narrow_float.h). */

@@ -4,10 +4,9 @@
 #include <cstring>
 
 namespace safetensors {
-namespace {
 
-// UTF-16 code units of valid UTF-8 text: every byte but continuation bytes starts a code
-// point, and 4-byte sequences become surrogate pairs. Runs of ASCII go 8 bytes at a time.
+// Every byte but continuation bytes starts a code point, and 4-byte sequences become
+// surrogate pairs. Runs of ASCII go 8 bytes at a time.
 std::uint64_t utf16_length(std::string_view s) {
   std::uint64_t units = 0;
   std::size_t i = 0;
@@ -21,13 +20,10 @@ std::uint64_t utf16_length(std::string_view s) {
         continue;
       }
     }
-    const auto c = static_cast<unsigned char>(s[i++]);
-    if ((c & 0xC0) != 0x80) units += (c >= 0xF0) ? 2 : 1;
+    units += utf16_units_of_lead(static_cast<unsigned char>(s[i++]));
   }
   return units;
 }
-
-}  // namespace
 
 void TableWriter::string(std::string_view s) {
   number(static_cast<double>(utf16_length_));

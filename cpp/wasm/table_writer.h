@@ -14,6 +14,13 @@
 
 namespace safetensors {
 
+/// @brief UTF-16 code units of the code point that UTF-8 lead byte `c` starts (0 for a
+/// continuation byte): 4-byte sequences become surrogate pairs.
+inline unsigned utf16_units_of_lead(unsigned char c) { return (c & 0xC0) == 0x80 ? 0 : (c >= 0xF0 ? 2 : 1); }
+
+/// @brief UTF-16 code units of valid UTF-8 text.
+std::uint64_t utf16_length(std::string_view s);
+
 /// @brief Builds one packed table.
 class TableWriter {
  public:

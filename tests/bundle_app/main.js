@@ -1,6 +1,7 @@
 // A consumer app, as a user would write it: the package imported by name, no bundler
 // configuration. Picking a file decodes its first tensor here, in a module worker of the
-// app's own, and through openInWorker (the package's workers).
+// app's own, and through openInWorker (the package's workers); then describes it, which loads
+// the model card's module (the page records which .wasm files it had fetched before that).
 import { openSafetensors } from 'safetensors-wasm';
 import { openInWorker } from 'safetensors-wasm/worker';
 
@@ -24,7 +25,12 @@ document.getElementById('file').addEventListener('change', async (e) => {
     const remote = await openInWorker(file, { concurrency: 2 });
     const pool = Array.from(await remote.getTensor(name, { as: 'float32' }));
     remote.close();
-    out.textContent = JSON.stringify({ name, here: Array.from(here), there: Array.from(there.values), transferred: there.values.buffer.byteLength, workerName: there.name, pool });
+    // The .wasm files this page fetched (the workers fetch their own).
+    const wasmFetched = () => new Set(performance.getEntriesByType('resource').map((r) => r.name).filter((n) => n.endsWith('.wasm'))).size;
+    const wasmBeforeCard = wasmFetched();
+    const card = await st.describe();
+    out.textContent = JSON.stringify({ name, here: Array.from(here), there: Array.from(there.values), transferred: there.values.buffer.byteLength, workerName: there.name, pool,
+      parameters: card.parameters.total, wasmBeforeCard, wasmAfterCard: wasmFetched() });
   } catch (error) {
     out.textContent = `error: ${error.message}`;
   }

@@ -1,5 +1,6 @@
 // libFuzzer target: the whole header analysis (steps 1-7, findings, the model card, the
-// JS table) on arbitrary bytes with an arbitrary claimed file size.
+// JS tables and the card module's reading back of the header table) on arbitrary bytes with
+// an arbitrary claimed file size.
 //
 // Input layout: byte 0 chooses the claimed size (even: exactly the bytes given;
 // odd: the bytes given plus the next 8 bytes read as a u64), the rest is the file start.
@@ -13,6 +14,7 @@
 #include "card/build_card.h"
 #include "card/card_json.h"
 #include "simdjson.h"
+#include "wasm/card_table.h"
 #include "wasm/header_table.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -65,9 +67,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (std::size_t i = 1; i < tree.nodes.size(); ++i) {
       if (tree.nodes[i].parent >= i) __builtin_trap();  // parents first
     }
-    safetensors::encode_header_table(report, &card, table);
+    // The card module's path: the table read back gives the same card, byte for byte.
+    safetensors::encode_header_table(report, table);
+    safetensors::TableHeader back;
+    if (!safetensors::decode_header_table(table, back)) __builtin_trap();
+    std::vector<std::uint8_t> direct, via_table;
+    safetensors::encode_card_table(card, direct);
+    safetensors::encode_card_table(safetensors::build_card(back.tensors, back.metadata), via_table);
+    if (direct != via_table) __builtin_trap();
   } else {
-    safetensors::encode_header_table(report, nullptr, table);
+    safetensors::encode_header_table(report, table);
+    safetensors::TableHeader back;
+    if (safetensors::decode_header_table(table, back)) __builtin_trap();  // only a loadable file's table reads back
   }
+  // The table reader on arbitrary bytes: a verdict, never a crash.
+  safetensors::TableHeader any;
+  (void)safetensors::decode_header_table({data, size}, any);
   return 0;
 }

@@ -35,8 +35,8 @@ TEST(CardKeyIndex, ExactIndexFindsWantedNamesAndScansForOthers) {
   EXPECT_EQ(index.size(), 3u);
   ASSERT_NE(index.find("model.embed_tokens.weight"), nullptr);
   EXPECT_EQ(index.find("model.embed_tokens.weight")->name, "model.embed_tokens.weight");
-  ASSERT_NE(index.find("lm_head.weight"), nullptr);  // not wanted: found by the scan
-  EXPECT_EQ(index.find("lm_head.weight")->shape, &kShape);
+  ASSERT_NE(index.find("lm_head.weight"), nullptr);                      // not wanted: found by the scan
+  EXPECT_EQ(index.find("lm_head.weight")->shape.data(), kShape.data());  // the shape itself, not a copy
   EXPECT_EQ(index.find("model.layers.0.mlp.gate_proj.weight"), nullptr);
   // Exact: numbers are not wildcards.
   EXPECT_EQ(index.find("model.embed_tokens.weight.1"), nullptr);

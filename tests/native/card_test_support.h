@@ -8,6 +8,8 @@
 
 #include "analysis/report.h"
 #include "card/build_card.h"
+#include "card/module_tree.h"
+#include "card/parameters.h"
 
 namespace safetensors::testing {
 
@@ -35,6 +37,14 @@ inline Report report_of(const std::vector<T>& tensors, Metadata metadata = {}) {
   r.has_metadata = !metadata.empty();
   r.metadata = std::move(metadata);
   return r;
+}
+
+/// @brief The card's parts over a report's tensors (the core's functions take views).
+inline Parameters count_parameters(const std::vector<TensorEntry>& tensors) {
+  return safetensors::count_parameters(views_of(tensors));
+}
+inline ModuleTree module_tree(const std::vector<TensorEntry>& tensors, bool kohya_names) {
+  return safetensors::module_tree(views_of(tensors), kohya_names);
 }
 
 inline ModelCard card_of(const std::vector<T>& tensors, Metadata metadata = {}) {

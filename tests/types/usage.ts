@@ -23,6 +23,7 @@ import {
 
 export async function usage(file: Blob): Promise<number> {
   await initSafetensors({ locateFile: (path) => `/assets/${path}` });
+  await initSafetensors({ wasmBinary: new Uint8Array(8), cardWasmBinary: new ArrayBuffer(8) });
   const controller = new AbortController();
   const st: SafetensorsFile = await openSafetensors(file, { signal: controller.signal });
   const first: TensorInfo | undefined = st.tensors[0];
