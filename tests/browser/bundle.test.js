@@ -78,7 +78,7 @@ async function runApp(root, work) {
 
 // Opening and decoding on the page fetch one .wasm (the core); describe() fetches the card's.
 const EXPECTED = { name: 'layer.weight', here: [1, -3, 0, null], there: [1, -3, 0, null], transferred: 16, workerName: 'layer.weight', pool: [1, -3, 0, null],
-  parameters: 4, wasmBeforeCard: 1, wasmAfterCard: 2 };
+  parameters: 4, remoteParameters: 4, wasmBeforeCard: 1, wasmAfterCard: 2 };
 
 async function filesUnder(dir) {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
