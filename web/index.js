@@ -188,7 +188,7 @@ async function openFile(input, options, describable) {
       return readTensorBatch(await initSafetensors(), source, { tensors, dataStart, dtypeIndex, byName }, names, batchOptions);
     },
     /**
-     * The model card, built by the core from the header read at open (a new object each
+     * The model card, built by the card module from the header read at open (a new object each
      * call). Reads nothing more, unless `readAlpha` is set and only an adapter's `.alpha`
      * tensors hold its alpha: then one of those scalars is read.
      * @param {{ readAlpha?: boolean, signal?: AbortSignal }} [describeOptions]
