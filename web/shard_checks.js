@@ -41,6 +41,54 @@ function someNames({ names, count }) {
 const tensorsText = (count) => (count === 1 ? '1 tensor' : `${count} tensors`);
 
 /**
+ * The common case, with no Map of every name: every shard was read and holds exactly the
+ * index's entries for it. Compared in order first (writers list a shard's tensors in the
+ * index's order when they share one dtype); a shard whose order differs is matched through a
+ * Map of its own names. The index's names are distinct, so no name is in two shards then.
+ * @param {import('./shard_index.js').ShardIndex} index
+ * @param {{ name: string, tensors: TensorInfo[] | null }[]} shards
+ * @returns {ShardTensor[] | null} the tensors in index order; null when some tensor is missing,
+ *   extra or in an unread shard (the general checks then say which)
+ */
+function matchedInOrder(index, shards) {
+  const { names, shardOf } = index;
+  if (shards.length !== index.shards.length || shards.some((s) => s.tensors === null)) return null;
+  const lists = /** @type {TensorInfo[][]} */ (shards.map((s) => s.tensors));
+  const matched = new Uint32Array(shards.length); // per shard: its tensors matched so far
+  const inOrder = new Uint8Array(shards.length).fill(1);
+  const tensors = /** @type {ShardTensor[]} */ (new Array(names.length));
+  for (let i = 0; i < names.length; i++) {
+    const s = shardOf[i];
+    if (inOrder[s] === 0) continue;
+    const tensor = lists[s][matched[s]];
+    if (tensor !== undefined && tensor.name === names[i]) {
+      tensors[i] = /** @type {ShardTensor} */ (tensor);
+      matched[s]++;
+    } else {
+      inOrder[s] = 0;
+    }
+  }
+  if (inOrder.includes(0)) {
+    /** @type {(Map<string, TensorInfo> | null)[]} */
+    const byName = lists.map((list, s) => (inOrder[s] ? null : new Map(list.map((t) => [t.name, t]))));
+    for (let s = 0; s < shards.length; s++) if (!inOrder[s]) matched[s] = 0;
+    for (let i = 0; i < names.length; i++) {
+      const map = byName[shardOf[i]];
+      if (map === null) continue;
+      const tensor = map.get(names[i]);
+      if (tensor === undefined) return null;
+      tensors[i] = /** @type {ShardTensor} */ (tensor);
+      matched[shardOf[i]]++;
+    }
+  }
+  for (let s = 0; s < shards.length; s++) {
+    if (matched[s] !== lists[s].length) return null;
+    for (const tensor of lists[s]) /** @type {ShardTensor} */ (tensor).shard = shards[s].name;
+  }
+  return tensors;
+}
+
+/**
  * Matches the index against what the shards hold.
  * @param {import('./shard_index.js').ShardIndex | null} index null: no index, every shard is part of the model
  * @param {{ name: string, tensors: TensorInfo[] | null }[]} shards the index's shards in its order (then any
@@ -50,6 +98,8 @@ const tensorsText = (count) => (count === 1 ? '1 tensor' : `${count} tensors`);
  *   tensors: the index's tensors in its order, then tensors only the shards name, in shard order
  */
 export function checkShards(index, shards, severity) {
+  const matched = index ? matchedInOrder(index, shards) : null;
+  if (matched !== null) return { tensors: matched, findings: totalSizeFindings(index, matched, severity) };
   const groups = new Groups();
   // Every tensor of every shard gets a number: tensor k of shard s is base[s] + k. Numbers,
   // typed arrays and one Map keep this fast at 500,000 tensors (no object per tensor).
@@ -110,19 +160,27 @@ export function checkShards(index, shards, severity) {
         `shard ${JSON.stringify(g.shard)} holds ${tensorsText(g.count)} the index does not name (${someNames(g)}); loaders that follow the index never see ${g.count === 1 ? 'it' : 'them'}`);
     }
   }
-  /** @type {Finding[]} */
-  const findings = groups.findings(severity);
+  const complete = shards.every((s) => s.tensors !== null);
+  return { tensors, findings: [...groups.findings(severity), ...(complete ? totalSizeFindings(index, tensors, severity) : [])] };
+}
+
+/**
+ * IndexTotalSizeMismatch, when the index states a total_size other than the bytes of `tensors`
+ * (every tensor of the model: only when every shard was read).
+ * @param {import('./shard_index.js').ShardIndex | null} index
+ * @param {ShardTensor[]} tensors
+ * @param {(code: string) => Finding['severity']} severity
+ * @returns {Finding[]}
+ */
+function totalSizeFindings(index, tensors, severity) {
   const totalSize = index?.metadata?.total_size;
-  if (typeof totalSize === 'number' && shards.every((s) => s.tensors !== null)) {
-    let bytes = 0;
-    for (const t of tensors) bytes += t.byteLength;
-    if (bytes !== totalSize) {
-      findings.push({
-        code: 'IndexTotalSizeMismatch',
-        severity: severity('IndexTotalSizeMismatch'),
-        message: `the index's metadata.total_size is ${totalSize} bytes, but the tensors hold ${bytes}; the index was written for other shards, or edited`,
-      });
-    }
-  }
-  return { tensors, findings };
+  if (typeof totalSize !== 'number') return [];
+  let bytes = 0;
+  for (const t of tensors) bytes += t.byteLength;
+  if (bytes === totalSize) return [];
+  return [{
+    code: 'IndexTotalSizeMismatch',
+    severity: severity('IndexTotalSizeMismatch'),
+    message: `the index's metadata.total_size is ${totalSize} bytes, but the tensors hold ${bytes}; the index was written for other shards, or edited`,
+  }];
 }

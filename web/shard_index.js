@@ -2,6 +2,7 @@
 // { "metadata": { "total_size": <data bytes>, ... }, "weight_map": { tensor: shard file, ... } }.
 // Shard names are file names relative to the index's folder; one that could leave it is unsafe.
 import { SafetensorsError } from './errors.js';
+import { scanIndex } from './index_scan.js';
 
 /** Indexes larger than this are refused (the largest seen in the wild is 60 MB, 497,000 tensors). */
 export const INDEX_LIMIT_BYTES = 256 << 20;
@@ -16,7 +17,7 @@ export const indexTooLarge = (bytes) => invalidIndex(`the index is ${bytes} byte
 /**
  * @typedef {object} ShardIndex
  * @property {Record<string, unknown> | null} metadata the index's metadata object
- * @property {string[]} names tensor names in index order
+ * @property {string[]} names tensor names in index order (distinct: an object's keys)
  * @property {Uint32Array} shardOf for each name, its shard's position in `shards`
  * @property {string[]} shards shard names in order of first mention
  */
@@ -38,6 +39,11 @@ export function parseIndex(value, where) {
     }
   }
   if (typeof json === 'string') {
+    const scanned = scanIndex(json);
+    if (scanned !== null) {
+      const { names, shardOf, shards } = scanned.weightMap;
+      return { metadata: indexMetadata(scanned.json, where), names, shardOf, shards };
+    }
     try {
       json = JSON.parse(json);
     } catch (cause) {
@@ -45,11 +51,11 @@ export function parseIndex(value, where) {
     }
   }
   if (json === null || typeof json !== 'object' || Array.isArray(json)) throw invalidIndex(`${where} is not a JSON object`);
-  const { metadata = null, weight_map: weightMap } = /** @type {any} */ (json);
+  const { weight_map: weightMap } = /** @type {any} */ (json);
   if (weightMap === null || typeof weightMap !== 'object' || Array.isArray(weightMap)) {
     throw invalidIndex(`${where} has no "weight_map" object (tensor name -> shard file name); is it a sharded checkpoint's index?`);
   }
-  if (metadata !== null && (typeof metadata !== 'object' || Array.isArray(metadata))) throw invalidIndex(`${where}: "metadata" is not an object`);
+  const metadata = indexMetadata(json, where);
   const names = Object.keys(weightMap);
   const shardOf = new Uint32Array(names.length);
   /** @type {Map<string, number>} */
@@ -62,6 +68,13 @@ export function parseIndex(value, where) {
     shardOf[i] = at;
   }
   return { metadata, names, shardOf, shards: [...position.keys()] };
+}
+
+/** The index's "metadata" member: an object, or null when there is none. */
+function indexMetadata(json, where) {
+  const { metadata = null } = /** @type {any} */ (json);
+  if (metadata !== null && (typeof metadata !== 'object' || Array.isArray(metadata))) throw invalidIndex(`${where}: "metadata" is not an object`);
+  return /** @type {Record<string, unknown> | null} */ (metadata);
 }
 
 /**

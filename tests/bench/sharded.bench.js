@@ -7,8 +7,12 @@
 // 2. A 500,000-entry index (100 shards of 5,000 tensors): reading and checking it, beside
 //    JSON.parse of the same text, and the whole open with every shard's header.
 // Prints Markdown for BENCHMARKS.md. Side by side, alternating, medians (the machine is noisy).
+// COMPARE_WITH=DIR adds the openSafetensorsIndex of another built checkout (e.g. a git worktree
+// of an earlier commit) to the 500,000-entry alternation.
 import { createServer } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { resolve as resolvePath } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { initSafetensors, openSafetensorsIndex } from '../../web/index.js';
 import { parseIndex } from '../../web/shard_index.js';
 import { checkShards } from '../../web/shard_checks.js';
@@ -167,30 +171,35 @@ async function benchBigIndex() {
   const opened = await openSafetensorsIndex({ index: text, resolve: (n) => shards.get(n) });
   if (opened.tensors.length !== N || opened.findings.length) throw new Error('500,000-entry model is wrong');
   const shardTensors = opened.shards.map((s) => ({ name: s.name, tensors: s.tensors }));
-  const times = { json: [], index: [], open: [] };
+  const other = process.env.COMPARE_WITH;
+  const otherOpen = other ? (await import(pathToFileURL(resolvePath(other, 'web/index.js')).href)).openSafetensorsIndex : null;
+  const times = { json: [], index: [], viaJson: [], open: [], other: [] };
+  const timed = async (key, fn) => {
+    const start = performance.now();
+    await fn();
+    return [key, performance.now() - start];
+  };
   for (let round = 0; round < ROUNDS + 1; round++) {
-    let start = performance.now();
-    JSON.parse(text);
-    const json = performance.now() - start;
-    start = performance.now();
-    const index = parseIndex(text, 'index');
-    checkShards(index, shardTensors, () => 'error');
-    const checked = performance.now() - start;
-    start = performance.now();
-    await openSafetensorsIndex({ index: text, resolve: (n) => shards.get(n) });
-    const open = performance.now() - start;
+    const results = [
+      await timed('json', () => JSON.parse(text)),
+      await timed('index', () => checkShards(parseIndex(text, 'index'), shardTensors, () => 'error')),
+      await timed('viaJson', () => checkShards(parseIndex(JSON.parse(text), 'index'), shardTensors, () => 'error')),
+      await timed('open', () => openSafetensorsIndex({ index: text, resolve: (n) => shards.get(n) })),
+    ];
+    if (otherOpen) results.push(await timed('other', () => otherOpen({ index: text, resolve: (n) => shards.get(n) })));
     if (round === 0) continue;
-    times.json.push(json);
-    times.index.push(checked);
-    times.open.push(open);
+    for (const [key, ms] of results) times[key].push(ms);
   }
   const base = median(times.json);
   console.log(`\n### A ${N.toLocaleString('en')}-entry index (${(text.length / 1e6).toFixed(1)} MB, ${SHARD_COUNT} shards of ${per.toLocaleString('en')} tensors, from memory)\n`);
   console.log('| step | median ms | vs JSON.parse |');
   console.log('|---|---:|---:|');
   console.log(`| JSON.parse of the index text (the floor) | ${base.toFixed(0)} | 1.00x |`);
-  console.log(`| the index read and checked against the shards' tensor lists | ${median(times.index).toFixed(0)} | ${(median(times.index) / base).toFixed(2)}x |`);
-  console.log(`| openSafetensorsIndex: that plus every shard's header (500,000 tensors) | ${median(times.open).toFixed(0)} | ${(median(times.open) / base).toFixed(2)}x |`);
+  const row = (what, key) => console.log(`| ${what} | ${median(times[key]).toFixed(0)} | ${(median(times[key]) / base).toFixed(2)}x |`);
+  row('the index read (web/index_scan.js) and checked against the shards\' tensor lists', 'index');
+  row('the same with the index read by JSON.parse (the path for escaped names)', 'viaJson');
+  row('openSafetensorsIndex: that plus every shard\'s header (500,000 tensors)', 'open');
+  if (otherOpen) row(`openSafetensorsIndex of ${other}`, 'other');
 }
 
 console.log(`Node ${process.version}, ${ROUNDS} rounds after 1 warm-up round, alternating, medians.\n`);

@@ -166,6 +166,25 @@ describe('sharded models from { index, resolve }', () => {
     expect(model.tensors.map((t) => t.name)).toEqual(['a.weight', 'b.weight', 'shared']);
   });
 
+  test('shards that list their tensors in the index\'s order or in another: the same model, in index order', async () => {
+    const three = writeSafetensors(['c', 'd', 'e'].map((name, i) => ({ name, dtype: 'F32', shape: [1], data: f32(i) })));
+    const shards = { 'a.safetensors': shardA, 'c.safetensors': three };
+    // Shard a in its data order (a.weight, shared); shard c listed backwards (its data order is c, d, e).
+    const index = { metadata: { total_size: 24 }, weight_map: { 'a.weight': 'a.safetensors', e: 'c.safetensors', shared: 'a.safetensors', d: 'c.safetensors', c: 'c.safetensors' } };
+    const model = await openSafetensorsIndex({ index: JSON.stringify(index), resolve: (name) => shards[name] });
+    expect(model.findings).toEqual([]);
+    expect(model.tensors.map((t) => [t.name, t.shard])).toEqual([['a.weight', 'a.safetensors'], ['e', 'c.safetensors'], ['shared', 'a.safetensors'], ['d', 'c.safetensors'], ['c', 'c.safetensors']]);
+    expect(Array.from(await model.getTensor('e'))).toEqual([2]);
+    // The same shards under an index that puts d in the wrong shard and forgets e.
+    const wrong = { weight_map: { 'a.weight': 'a.safetensors', shared: 'a.safetensors', d: 'a.safetensors', c: 'c.safetensors' } };
+    const broken = await openSafetensorsIndex({ index: JSON.stringify(wrong), resolve: (name) => shards[name] });
+    expect(broken.findings.map((f) => [f.code, f.shard, f.tensor])).toEqual([
+      ['IndexTensorMissing', 'a.safetensors', 'd'], ['UnindexedTensor', 'c.safetensors', 'd'],
+    ]);
+    expect(broken.findings[1].message).toContain('2 tensors');
+    expect(broken.tensors.map((t) => t.name)).toEqual(['a.weight', 'shared', 'c', 'd', 'e']);
+  });
+
   test('unsafe shard names are never resolved; safe names resolve next to the index, percent-encoded', async () => {
     const unsafe = ['../x.safetensors', 'a/../../x.safetensors', '/etc/passwd', 'C:\\models\\x.safetensors', 'https://evil.example/x.safetensors',
       'file:///etc/passwd', '//evil.example/x.safetensors', 'a\\..\\x.safetensors', '', 'x\u0000.safetensors'];
