@@ -217,3 +217,11 @@ export function initSafetensors(options) {
 export function loadCardModule() {
   return cardSlot.get();
 }
+
+/**
+ * The card module if it is loaded (for the module tree, built synchronously on first read).
+ * @returns {WasmModule | null}
+ */
+export function loadedCardModule() {
+  return cardSlot.loaded;
+}

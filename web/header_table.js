@@ -46,21 +46,22 @@ export function decodeHeaderTable(bytes, tables) {
 }
 
 /**
- * Decodes a card table (cpp/wasm/card_table.h).
+ * Decodes a card table (cpp/wasm/card_table.h): the card's JSON, and how its module tree
+ * splits names.
  * @param {Uint8Array} bytes
- * @param {number} tensorCount
  */
-export function decodeCardTable(bytes, tensorCount) {
+export function decodeCardTable(bytes) {
   const r = new TableReader(bytes);
-  return { json: r.str(), modules: readModuleTree(r, tensorCount) };
+  return { json: r.str(), kohyaNames: r.num() === 1 };
 }
 
 /**
- * The module tree as the core writes it: flat, parents first (nested by moduleTree()).
- * @param {TableReader} r
+ * Decodes a module tree table (cpp/wasm/card_table.h): flat, parents first (nested by moduleTree()).
+ * @param {Uint8Array} bytes
  * @param {number} tensorCount
  */
-function readModuleTree(r, tensorCount) {
+export function decodeModuleTreeTable(bytes, tensorCount) {
+  const r = new TableReader(bytes);
   const count = r.num();
   const parent = new Uint32Array(count);
   const separator = new Uint16Array(count);
@@ -81,7 +82,7 @@ function readModuleTree(r, tensorCount) {
 
 /**
  * A new nested tree of ModuleNodes from the flat form.
- * @param {ReturnType<typeof readModuleTree>} flat
+ * @param {ReturnType<typeof decodeModuleTreeTable>} flat
  * @returns {import('./index.js').ModuleNode}
  */
 export function moduleTree({ parent, separator, names, sums, nodeOf }) {
@@ -102,10 +103,28 @@ export function moduleTree({ parent, separator, names, sums, nodeOf }) {
 }
 
 /**
- * The public ModelCard of a decoded card: its JSON parsed, its module tree nested.
- * @param {{ json: string, modules: Parameters<typeof moduleTree>[0] }} card
+ * The public ModelCard of a built card: its JSON parsed, and `modules`, whose tree is built and
+ * nested on its first read (a 20,000-tensor model has 6,000 modules: most card readers never
+ * look at them; BENCHMARKS.md, "The model card"). It reads like any property, spreads and
+ * serialises (JSON, postMessage) with the tree, and can be assigned.
+ * @param {{ json: string, moduleTree: () => Parameters<typeof moduleTree>[0] }} card
  * @returns {import('./index.js').ModelCard}
  */
 export function cardObject(card) {
-  return { ...JSON.parse(card.json), modules: moduleTree(card.modules) };
+  const described = JSON.parse(card.json);
+  const settle = (/** @type {object} */ target, /** @type {unknown} */ value) =>
+    Object.defineProperty(target, 'modules', { value, writable: true, enumerable: true, configurable: true });
+  Object.defineProperty(described, 'modules', {
+    enumerable: true,
+    configurable: true,
+    get() {
+      const modules = moduleTree(card.moduleTree());
+      settle(this, modules);
+      return modules;
+    },
+    set(value) {
+      settle(this, value);
+    },
+  });
+  return described;
 }

@@ -344,6 +344,7 @@ export interface ModelCard {
   images: { mime: string; source: string; bytes: number; dataUrl: string }[];
   /** Hashes written into the metadata, lowercase hex without "0x". */
   embeddedHashes: { key: string; value: string; covers: 'file' | 'data' | 'autov1' | 'base-model' }[];
+  /** The tensors as a tree of modules, built on the first read of this property (then a plain value). */
   modules: ModuleNode;
 }
 

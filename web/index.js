@@ -1,5 +1,5 @@
 // Public API: open a .safetensors file (header, metadata, tensor list) or validate it.
-import { initSafetensors } from './core.js';
+import { initSafetensors, loadCardModule, loadedCardModule } from './core.js';
 import { toByteSource } from './byte_source.js';
 import { SafetensorsError, tensorNotFound } from './errors.js';
 import { readHeader } from './read_header.js';
@@ -121,13 +121,15 @@ async function openFile(input, options, describable) {
   }
   const { dataStart, tensors, dtypeIndex } = header;
   let byIndex = null; // name -> index, built on the first getTensor: opening stays as cheap as the header parse
-  let card = null; // the model card's JSON and module tree, from the first describe() or hash()
+  let card = null; // the model card's JSON and its module tree's builder, from the first describe() or hash()
   const tensorCount = tensors.length; // as opened: the card is of the header, whatever happens to `tensors`
   const cardInput = describable ? header.table : null;
   header.table = /** @type {any} */ (null); // `header` lives as long as the file: only cardInput keeps the table
   const cardOf = async () => {
     if (!cardInput) throw new SafetensorsError('InternalError', 'this file was opened as a shard of a sharded model: describe the model instead');
-    return (card ??= await buildCard(cardInput, tensorCount));
+    card ??= await buildCard(cardInput, tensorCount);
+    if (loadedCardModule() === null) await loadCardModule(); // let go after an error: the module tree needs one
+    return card;
   };
   /** @type {import('./index.js').SafetensorsFile} */
   const file = {

@@ -10,7 +10,6 @@
 #include "card/detect_family.h"
 #include "card/key_index.h"
 #include "card/metadata_view.h"
-#include "card/module_tree.h"
 #include "card/name_compare.h"
 #include "card/parameters.h"
 
@@ -107,7 +106,7 @@ ModelCard build_card(std::span<const TensorView> tensors, const Metadata& metada
   card.training = training_values(meta);
   card.images = card_images(meta);
   card.embedded_hashes = embedded_hashes(meta);
-  card.modules = module_tree(tensors, scan.kohya_names);
+  card.kohya_module_names = scan.kohya_names;
   return card;
 }
 

@@ -132,7 +132,9 @@ struct ModelCard {
   std::optional<std::vector<std::pair<std::string, TrainingValue>>> training;
   std::vector<CardImage> images;
   std::vector<EmbeddedHash> embedded_hashes;
-  ModuleTree modules;  ///< crosses to JS in the packed table, not in the JSON
+  /// How the module tree splits names (module_tree.h: kohya adapter names split at '_' too). The
+  /// tree is built apart, on first use (web/ builds it when `card.modules` is first read).
+  bool kohya_module_names = false;
 };
 
 }  // namespace safetensors

@@ -25,6 +25,7 @@ emscripten::val view_of(const std::vector<std::uint8_t>& table) {
 #ifdef SAFETENSORS_CARD_MODULE
 
 #include "card/build_card.h"
+#include "card/module_tree.h"
 #include "wasm/card_table.h"
 #include "wasm/header_table.h"
 
@@ -43,9 +44,23 @@ emscripten::val card_table(std::uintptr_t ptr, std::size_t len) {
   return view_of(table);
 }
 
+// The module tree of the same file (split as kohya's names when `kohya`; the card table says),
+// as a module tree table (a view to copy), or null when those bytes are not a header table.
+// Apart from the card: web/ builds it on the first read of `card.modules`.
+emscripten::val module_tree_table(std::uintptr_t ptr, std::size_t len, bool kohya) {
+  static std::vector<std::uint8_t> table;
+  TableHeader header;
+  if (!decode_header_table({reinterpret_cast<const std::uint8_t*>(ptr), len}, header)) return emscripten::val::null();
+  encode_module_tree_table(module_tree(header.tensors, kohya), table);
+  return view_of(table);
+}
+
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(safetensors_card) { emscripten::function("_cardTable", &card_table); }
+EMSCRIPTEN_BINDINGS(safetensors_card) {
+  emscripten::function("_cardTable", &card_table);
+  emscripten::function("_moduleTreeTable", &module_tree_table);
+}
 
 #else  // the core
 

@@ -1,4 +1,4 @@
-// Writer of the JS card table (see card_table.h for the sequence).
+// Writers of the JS card and module tree tables (see card_table.h for the sequences).
 #include "wasm/card_table.h"
 
 #include <string>
@@ -13,7 +13,12 @@ void encode_card_table(const ModelCard& card, std::vector<std::uint8_t>& out) {
   std::string json;
   write_card_json(card, json);
   w.string(json);
-  const ModuleTree& tree = card.modules;
+  w.number(card.kohya_module_names ? 1 : 0);
+  w.finish(out);
+}
+
+void encode_module_tree_table(const ModuleTree& tree, std::vector<std::uint8_t>& out) {
+  TableWriter w;
   w.number(static_cast<double>(tree.nodes.size()));
   for (const ModuleNode& n : tree.nodes) {
     w.number(n.parent);

@@ -1,8 +1,10 @@
-// A ModelCard packed for JavaScript (a TableWriter table, decoded by web/header_table.js).
+// A ModelCard and a module tree packed for JavaScript (TableWriter tables, decoded by
+// web/header_table.js).
 //
-// Sequence: the card as JSON (cpp/card/card_json.h); the module tree: node count, then per
-// node: parent index, name, separator code, tensors, parameters, bytes; then per tensor
-// (data order) its node index.
+// Card table: the card as JSON (cpp/card/card_json.h), then 1 when the module tree splits
+// names as kohya's, else 0.
+// Module tree table: node count, then per node: parent index, name, separator code, tensors,
+// parameters, bytes; then per tensor (data order) its node index.
 #pragma once
 
 #include <cstdint>
@@ -14,5 +16,8 @@ namespace safetensors {
 
 /// @brief Packs `card` into `out` (resized, its capacity reused).
 void encode_card_table(const ModelCard& card, std::vector<std::uint8_t>& out);
+
+/// @brief Packs `tree` into `out` (resized, its capacity reused).
+void encode_module_tree_table(const ModuleTree& tree, std::vector<std::uint8_t>& out);
 
 }  // namespace safetensors

@@ -10,6 +10,8 @@ export interface CardModule {
   /** The card table (cpp/wasm/card_table.h) of a loadable file's header table
    *  (cpp/wasm/header_table.h) at `ptr`, a view to copy; null when it is not one. */
   _cardTable(ptr: number, length: number): Uint8Array | null;
+  /** The module tree table (cpp/wasm/card_table.h) of the same header table; null as above. */
+  _moduleTreeTable(ptr: number, length: number, kohya: boolean): Uint8Array | null;
 }
 
 export interface CardModuleOptions {

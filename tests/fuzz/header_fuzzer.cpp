@@ -13,6 +13,7 @@
 #include "analysis/analyze_header.h"
 #include "card/build_card.h"
 #include "card/card_json.h"
+#include "card/module_tree.h"
 #include "simdjson.h"
 #include "wasm/card_table.h"
 #include "wasm/header_table.h"
@@ -61,7 +62,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     simdjson::dom::parser parser;
     simdjson::dom::element doc;
     if (parser.parse(json).get(doc) != simdjson::SUCCESS) __builtin_trap();
-    const auto& tree = card.modules;
+    const safetensors::ModuleTree tree =
+        safetensors::module_tree(safetensors::views_of(report.tensors), card.kohya_module_names);
     if (tree.node_of.size() != report.tensors.size() || tree.nodes.front().tensors != report.tensors.size())
       __builtin_trap();
     for (std::size_t i = 1; i < tree.nodes.size(); ++i) {
@@ -74,6 +76,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::vector<std::uint8_t> direct, via_table;
     safetensors::encode_card_table(card, direct);
     safetensors::encode_card_table(safetensors::build_card(back.tensors, back.metadata), via_table);
+    if (direct != via_table) __builtin_trap();
+    safetensors::encode_module_tree_table(tree, direct);
+    safetensors::encode_module_tree_table(safetensors::module_tree(back.tensors, card.kohya_module_names), via_table);
     if (direct != via_table) __builtin_trap();
   } else {
     safetensors::encode_header_table(report, table);

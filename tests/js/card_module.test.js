@@ -81,6 +81,60 @@ test('a trap inside the card module is InternalError, and the next card comes fr
   expect((await (await openSafetensors(file)).describe()).title).toBe('tiny');
 });
 
+test('the module tree is built on the first read of card.modules, once per file; it spreads, serialises and can be set', async () => {
+  const card = await loadCardModule();
+  const original = card.module._moduleTreeTable;
+  let built = 0;
+  card.module._moduleTreeTable = (...args) => {
+    built++;
+    return original(...args);
+  };
+  try {
+    const st = await openSafetensors(file);
+    const described = await st.describe();
+    expect(built).toBe(0); // describe() alone never builds it
+    expect(Object.keys(described).at(-1)).toBe('modules');
+    expect(described.modules).toMatchObject({ name: '', tensors: 2, parameters: 8 });
+    expect(described.modules.children.map((c) => c.path)).toEqual(['model']);
+    expect(described.modules).toBe(described.modules); // built once, then a plain value
+    expect(Object.getOwnPropertyDescriptor(described, 'modules')).toMatchObject({ writable: true, enumerable: true });
+    const again = await st.describe(); // a new card object of the same file: nested anew, not rebuilt
+    expect(JSON.parse(JSON.stringify(again)).modules).toEqual(JSON.parse(JSON.stringify(described.modules)));
+    expect(structuredClone(await st.describe()).modules.tensors).toBe(2);
+    expect({ ...(await st.describe()) }.modules.children).toHaveLength(1);
+    expect(built).toBe(1);
+    const set = await (await openSafetensors(file)).describe();
+    set.modules = null;
+    expect(set.modules).toBeNull();
+    expect(built).toBe(1);
+  } finally {
+    card.module._moduleTreeTable = original;
+  }
+});
+
+test('a trap while building the module tree is InternalError on that read; the next describe() gives a working card', async () => {
+  const card = await loadCardModule();
+  const original = card.module._moduleTreeTable;
+  card.module._moduleTreeTable = trap;
+  const st = await openSafetensors(file);
+  const described = await st.describe();
+  try {
+    let error;
+    try {
+      void described.modules;
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toMatchObject({ name: 'SafetensorsError', code: 'InternalError' });
+    expect(error.message).toContain('card module');
+  } finally {
+    card.module._moduleTreeTable = original;
+  }
+  // The same file (its card is kept): describe() loads a fresh module for its tree.
+  expect((await st.describe()).modules.tensors).toBe(2);
+  expect(await loadCardModule()).not.toBe(card);
+});
+
 test('bad card module options are a TypeError', () => {
   expect(() => initSafetensors({ cardWasmBinary: 'x' })).toThrow(TypeError);
 });
