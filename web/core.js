@@ -57,6 +57,8 @@ class ModuleSlot {
     this.loading = null;
     /** @type {C | null} what `loading` resolved to */
     this.loaded = null;
+    /** @type {Uint8Array | null} the .wasm as Node read it, kept for further instances */
+    this.nodeBytes = null;
   }
 
   /** @returns {Promise<C>} */
@@ -72,9 +74,14 @@ class ModuleSlot {
   }
 
   async load() {
+    this.loaded = new this.CoreClass(await this.instantiate(), this);
+    return this.loaded;
+  }
+
+  /** A new instance of the module, with memory of its own (InitError when it cannot be had). */
+  async instantiate() {
     const { locateFile } = initOptions;
     const wasmBinary = initOptions[this.binaryOption];
-    let module;
     try {
       const moduleOptions = {};
       if (wasmBinary) {
@@ -83,10 +90,10 @@ class ModuleSlot {
         // Emscripten 3.1.6's web build cannot fetch file: URLs; Node reads the file itself.
         const fsModule = 'node:fs/promises';
         const { readFile } = await import(/* @vite-ignore */ /* webpackIgnore: true */ fsModule);
-        moduleOptions.wasmBinary = await readFile(this.url);
+        moduleOptions.wasmBinary = (this.nodeBytes ??= new Uint8Array(await readFile(this.url)));
       }
       moduleOptions.locateFile = locateFile ?? ((path, prefix) => (path.endsWith('.wasm') ? this.url.href : prefix + path));
-      module = await (await this.factory())(moduleOptions);
+      return await (await this.factory())(moduleOptions);
     } catch (cause) {
       const file = this.url.pathname.slice(this.url.pathname.lastIndexOf('/') + 1);
       const where = wasmBinary ? `the ${this.binaryOption} given` : locateFile ? 'the URL locateFile gave' : this.url.href;
@@ -95,8 +102,6 @@ class ModuleSlot {
         `Serve ${file} beside the package, or tell initSafetensors where it is ({ locateFile } or { ${this.binaryOption} })`,
         { cause });
     }
-    this.loaded = new this.CoreClass(module, this);
-    return this.loaded;
   }
 
   /** @param {C} core let go: the next get() loads a fresh module */
@@ -206,8 +211,51 @@ const cardSlot = new ModuleSlot('card module', CARD_WASM_URL, 'cardWasmBinary', 
  * @returns {Promise<Core>}
  */
 export function initSafetensors(options) {
-  if (options !== undefined) initOptions = checkInitOptions(options);
+  if (options !== undefined) {
+    initOptions = checkInitOptions(options);
+    idleLanes.length = 0; // instances from the old options are not reused
+  }
   return coreSlot.get();
+}
+
+// Stream lanes: further instances of the core, each with memory of its own, on which
+// streamTensor converts. A lane's buffers are allocated when a stream starts and its memory
+// never grows while the stream runs, so the pieces it yields can be views of that memory (no
+// copy out; the shared core's heap may grow under other calls at any time, which would empty
+// such views). One idle lane is kept; at most MAX_LANES streams use lanes at once.
+const MAX_LANES = 4;
+const IDLE_LANES = 1;
+/** @type {WasmModule[]} */
+const idleLanes = [];
+let lanesInUse = 0;
+
+/**
+ * A lane for one stream, or null when MAX_LANES are in use or no instance can be had (the
+ * stream then converts on the shared core and copies its pieces out). Give it back with
+ * releaseLane however the stream ends.
+ * @returns {Promise<WasmModule | null>}
+ */
+export async function acquireLane() {
+  for (let lane = idleLanes.pop(); lane; lane = idleLanes.pop()) {
+    if (!lane.dropped) {
+      lanesInUse++;
+      return lane;
+    }
+  }
+  if (lanesInUse >= MAX_LANES) return null;
+  lanesInUse++;
+  try {
+    return new WasmModule(await coreSlot.instantiate(), coreSlot);
+  } catch {
+    lanesInUse--;
+    return null; // the shared core (loaded, or the caller could not have a core at all) does the work
+  }
+}
+
+/** @param {WasmModule} lane from acquireLane: kept for the next stream while few are idle */
+export function releaseLane(lane) {
+  lanesInUse--;
+  if (!lane.dropped && lane.heap.buffer.byteLength <= SWOLLEN_HEAP_BYTES && idleLanes.length < IDLE_LANES) idleLanes.push(lane);
 }
 
 /**

@@ -1,6 +1,7 @@
 // Runs inside Chromium (driven by tests/bench/browser_decode.bench.js): decodes the F16
 // tensor "w" of the picked file in several ways, alternating, and returns the timings.
 import { openSafetensors, validateSafetensors } from '../../../web/index.js';
+import { acquireLane, releaseLane } from '../../../web/core.js';
 import { plainScan16 } from '../plain_scan.js';
 
 function f16LookupTable() {
@@ -15,6 +16,36 @@ function f16LookupTable() {
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/**
+ * Times each variant `rounds` times after `warmup` rounds, in a new (seeded) order each round:
+ * in a fixed rotation, the collections of one variant's garbage (these allocate 32-96 MiB
+ * each) land on the same next variant every round.
+ * @param {Record<string, () => Promise<unknown>>} variants each timed whole, unless it resolves
+ *   to `{ ms }`: then to that (a variant with untimed setup)
+ */
+async function alternate(variants, rounds, warmup) {
+  let seed = 20261123;
+  const nextRandom = () => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed / 2 ** 32;
+  };
+  const times = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
+  for (let round = 0; round < warmup + rounds; round++) {
+    const order = Object.entries(variants);
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = Math.floor(nextRandom() * (i + 1));
+      [order[i], order[j]] = [order[j], order[i]];
+    }
+    for (const [name, fn] of order) {
+      const start = performance.now();
+      const result = await fn();
+      const ms = /** @type {any} */ (result)?.ms ?? performance.now() - start;
+      if (round >= warmup) times[name].push(ms);
+    }
+  }
+  return Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]));
+}
 
 window.runBench = async (rounds, warmup) => {
   const file = document.querySelector('input').files[0];
@@ -57,10 +88,22 @@ window.runBench = async (rounds, warmup) => {
       return out;
     },
     // Each piece touched, as an upload (writeBuffer) or a reduction would use it.
-    'streamTensor (pieces on one reused Float32Array)': async () => {
+    "streamTensor (pieces: views of a lane's memory)": async () => {
       let n = 0;
       for await (const { values } of st.streamTensor('w')) n += values.length + values[0] * 0;
       return n;
+    },
+    // The path streams took before lanes (web/core.js): every lane held (untimed), so the
+    // stream converts on the shared core and copies each piece out.
+    'streamTensor, copying each piece out (every lane held)': async () => {
+      const held = [];
+      for (let i = 0; i < 4; i++) held.push(await acquireLane());
+      const start = performance.now();
+      let n = 0;
+      for await (const { values } of st.streamTensor('w')) n += values.length + values[0] * 0;
+      const ms = performance.now() - start;
+      for (const lane of held) if (lane) releaseLane(lane);
+      return { ms, n };
     },
     'read only: slice().stream()': async () => {
       let n = 0;
@@ -82,15 +125,7 @@ window.runBench = async (rounds, warmup) => {
       }
     }
   }
-  const times = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
-  for (let round = 0; round < warmup + rounds; round++) {
-    for (const [name, fn] of Object.entries(variants)) {
-      const start = performance.now();
-      await fn();
-      if (round >= warmup) times[name].push(performance.now() - start);
-    }
-  }
-  return { bytes: end - begin, userAgent: navigator.userAgent, medians: Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)])) };
+  return { bytes: end - begin, userAgent: navigator.userAgent, medians: await alternate(variants, rounds, warmup) };
 };
 // The data scan of the same file: validateSafetensors with scanData against plain JS.
 window.runScanBench = async (rounds, warmup) => {
@@ -107,7 +142,7 @@ window.runScanBench = async (rounds, warmup) => {
     'validateSafetensors(file, { scanData: true })': () => validateSafetensors(file, { scanData: true }),
     'plain JS: slice().arrayBuffer() + Uint16Array loop': plain,
     // Each piece touched, as an upload (writeBuffer) or a reduction would use it.
-    'streamTensor (pieces on one reused Float32Array)': async () => {
+    "streamTensor (pieces: views of a lane's memory)": async () => {
       let n = 0;
       for await (const { values } of st.streamTensor('w')) n += values.length + values[0] * 0;
       return n;
@@ -118,14 +153,6 @@ window.runScanBench = async (rounds, warmup) => {
       return n;
     },
   };
-  const times = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
-  for (let round = 0; round < warmup + rounds; round++) {
-    for (const [name, fn] of Object.entries(variants)) {
-      const start = performance.now();
-      await fn();
-      if (round >= warmup) times[name].push(performance.now() - start);
-    }
-  }
-  return { bytes: end - begin, medians: Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)])) };
+  return { bytes: end - begin, medians: await alternate(variants, rounds, warmup) };
 };
 document.body.dataset.ready = '1';
