@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { openSafetensors, initSafetensors } from '../../web/index.js';
+import { roundOrder } from './round_order.js';
 
 const TENSORS = 20_000;
 const ROUNDS = 40;
@@ -75,21 +76,11 @@ if (check.tensors.length !== TENSORS) throw new Error('benchmark file is wrong')
 const times = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
 const describeOnly = []; // describe() alone, of a file opened just before (untimed)
 const treeOnly = []; // then the first read of card.modules
-// Each round runs the variants in a new order (seeded, so every run is the same): in a fixed
-// rotation, which variant a garbage collection lands in follows the rotation (seen: +36% for
-// describe() and +32% for describe() + card.modules in one run).
-let seed = 20261123;
-const nextRandom = () => {
-  seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-  return seed / 2 ** 32;
-};
+// Each round runs the variants in a new order (in a fixed rotation one run had +36% for
+// describe() and +32% for describe() + card.modules: the collections followed the rotation).
+const shuffled = roundOrder(20261123);
 for (let round = 0; round < ROUNDS + 5; round++) {
-  const order = Object.entries(variants);
-  for (let i = order.length - 1; i > 0; i--) {
-    const j = Math.floor(nextRandom() * (i + 1));
-    [order[i], order[j]] = [order[j], order[i]];
-  }
-  for (const [name, run] of order) {
+  for (const [name, run] of shuffled(Object.entries(variants))) {
     const start = performance.now();
     await run();
     const elapsed = performance.now() - start;

@@ -117,6 +117,8 @@ describe('demo page in Chromium', () => {
     expect(await page.$$eval('[data-testid=module-tree] details', (d) => d.length)).toBe(2);
     expect(await page.$$eval('[data-testid=module-tree] tr', (r) => r.length)).toBe(0);
     await page.click('[data-testid=module-tree] > details:first-child > summary');
+    // <details> fires its toggle event (which builds the box) as a task of its own: wait for it.
+    await page.waitForSelector('[data-testid=module-tree] > details:first-child > details');
     const names = await page.$$eval('[data-testid=module-tree] > details:first-child > details > summary .module', (s) => s.map((x) => x.textContent));
     expect(names.slice(0, 3)).toEqual(['text_model_encoder_layers_0', 'text_model_encoder_layers_1', 'text_model_encoder_layers_2']);
     await page.click('[data-testid=hash-button]');

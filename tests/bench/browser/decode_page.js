@@ -3,6 +3,7 @@
 import { openSafetensors, validateSafetensors } from '../../../web/index.js';
 import { acquireLane, releaseLane } from '../../../web/core.js';
 import { plainScan16 } from '../plain_scan.js';
+import { roundOrder } from '../round_order.js';
 
 function f16LookupTable() {
   const table = new Float32Array(65536);
@@ -25,19 +26,10 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
  *   to `{ ms }`: then to that (a variant with untimed setup)
  */
 async function alternate(variants, rounds, warmup) {
-  let seed = 20261123;
-  const nextRandom = () => {
-    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-    return seed / 2 ** 32;
-  };
+  const shuffled = roundOrder(20261123);
   const times = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
   for (let round = 0; round < warmup + rounds; round++) {
-    const order = Object.entries(variants);
-    for (let i = order.length - 1; i > 0; i--) {
-      const j = Math.floor(nextRandom() * (i + 1));
-      [order[i], order[j]] = [order[j], order[i]];
-    }
-    for (const [name, fn] of order) {
+    for (const [name, fn] of shuffled(Object.entries(variants))) {
       const start = performance.now();
       const result = await fn();
       const ms = /** @type {any} */ (result)?.ms ?? performance.now() - start;
