@@ -255,7 +255,8 @@ export async function acquireLane() {
 /** @param {WasmModule} lane from acquireLane: kept for the next stream while few are idle */
 export function releaseLane(lane) {
   lanesInUse--;
-  if (!lane.dropped && lane.heap.buffer.byteLength <= SWOLLEN_HEAP_BYTES && idleLanes.length < IDLE_LANES) idleLanes.push(lane);
+  lane.releaseIfSwollen();
+  if (!lane.dropped && idleLanes.length < IDLE_LANES) idleLanes.push(lane);
 }
 
 /**

@@ -14,6 +14,8 @@ const COMMA = 44;
 const COLON = 58;
 const OPEN_BRACE = 123;
 const CLOSE_BRACE = 125;
+const OPEN_BRACKET = 91;
+const CLOSE_BRACKET = 93;
 
 /** JSON's whitespace: space, tab, line feed, carriage return. */
 const isSpace = (/** @type {number} */ c) => c === 32 || c === 10 || c === 13 || c === 9;
@@ -49,9 +51,9 @@ function valueEnd(text, at) {
       for (i++; i < text.length && text.charCodeAt(i) !== QUOTE; i++) if (text.charCodeAt(i) === BACKSLASH) i++;
       if (i >= text.length) return -1;
       if (depth === 0) return i + 1;
-    } else if (c === OPEN_BRACE || c === 91) {
+    } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
       depth++;
-    } else if (c === CLOSE_BRACE || c === 93) {
+    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
       if (depth === 0) return i; // a scalar's end at its container's close
       if (--depth === 0) return i + 1;
     } else if (depth === 0 && (c === COMMA || isSpace(c))) {
@@ -59,6 +61,18 @@ function valueEnd(text, at) {
     }
   }
   return depth === 0 ? text.length : -1;
+}
+
+/**
+ * `array` copied into one twice as long.
+ * @template {Uint32Array | Int32Array} T
+ * @param {T} array
+ * @returns {T}
+ */
+function doubled(array) {
+  const grown = /** @type {T} */ (new /** @type {any} */ (array.constructor)(2 * array.length));
+  grown.set(array);
+  return grown;
 }
 
 /** An array index ("0", "17"): JavaScript objects list such keys first, in numeric order. */
@@ -127,12 +141,8 @@ function scanWeightMap(text, at) {
     if (text.charCodeAt(start) <= 57 && isArrayIndex(name)) return null;
     const n = names.length;
     if (n === shardOf.length) {
-      const grownShards = new Uint32Array(2 * n);
-      grownShards.set(shardOf);
-      shardOf = grownShards;
-      const grownHashes = new Int32Array(2 * n);
-      grownHashes.set(hashes);
-      hashes = grownHashes;
+      shardOf = doubled(shardOf);
+      hashes = doubled(hashes);
     }
     names.push(name);
     hashes[n] = hash;
@@ -142,8 +152,8 @@ function scanWeightMap(text, at) {
     at = skipSpace(text, at + 1);
     if (text.charCodeAt(at) !== QUOTE) return null; // not a string: JSON.parse's path says so
     const shardStart = at + 1;
-    const previous = last >= 0 ? shards[last] : '';
-    if (last >= 0 && text.startsWith(previous, shardStart) && text.charCodeAt(shardStart + previous.length) === QUOTE) {
+    const previous = shards[last]; // undefined before the first entry
+    if (previous !== undefined && text.startsWith(previous, shardStart) && text.charCodeAt(shardStart + previous.length) === QUOTE) {
       at = shardStart + previous.length + 1;
     } else {
       const shardEnd = plainStringEnd(text, shardStart);
