@@ -1,6 +1,7 @@
 // Every input kind becomes one interface: { size, read(offset, length) -> Uint8Array,
 // chunks(offset, length) -> async iterable of Uint8Array }. Offsets are byte positions
-// in the file as JS numbers (exact up to 2^53).
+// in the file as JS numbers (exact up to 2^53). A chunk is valid until its consumer asks
+// for the next one (a Blob's chunks are views of reused buffers): consumers copy what they keep.
 import { errorText, readError } from './errors.js';
 import { fromUrl, isHttpUrl } from './http_source.js';
 
@@ -35,25 +36,73 @@ function fromBytes(bytes) {
   };
 }
 
+/**
+ * Bytes per read of a Blob's stream where it takes a BYOB reader: each stream reads into two
+ * buffers of this size (or of its length, if less), one being filled while the consumer works
+ * on the other.
+ */
+export const BLOB_READ_BYTES = 2 << 20;
+
+// The Blob slice, stream and reader of every BYOB read under way. Chromium 156 can leave such
+// a read pending for good when they are collected while it waits: a page reading fresh
+// slices of a 32 MiB file hung within 300 reads in 5 of 6 runs, and in none while they were
+// held (BENCHMARKS.md, "Streamed decoding", fourth look). An entry leaves when its read
+// settles, so a stream its consumer abandons holds nothing here.
+const PENDING_READS = new Set();
+
+/**
+ * The stream of `blob`'s bytes [offset, offset + length) as `next()` steps. Where the stream
+ * takes a BYOB reader (Chromium, Node), it reads into two reused buffers: on the page's thread
+ * that costs about half the CPU of a default reader's new chunk per read, time a conversion
+ * can use while the browser reads on (BENCHMARKS.md). A chunk's buffer is then read into
+ * again once the consumer asks for the chunk after it.
+ */
+function blobSteps(blob, offset, length) {
+  const slice = blob.slice(offset, offset + length);
+  const stream = slice.stream();
+  /** @type {ReadableStreamBYOBReader | null} */
+  let byob = null;
+  try {
+    byob = stream.getReader({ mode: 'byob' });
+  } catch {
+    // Not a byte stream here: a default reader, a new chunk per read.
+  }
+  const reader = byob ?? stream.getReader();
+  const size = Math.max(1, Math.min(BLOB_READ_BYTES, length));
+  const held = { slice, stream, reader };
+  return {
+    /** @param {Uint8Array | null} last the chunk the consumer is done with (its buffer is reused) */
+    next(last) {
+      let step;
+      if (byob) {
+        // The consumer's last chunk's buffer, unless there is none yet (or it was transferred).
+        const buffer = last && last.buffer.byteLength === size ? last.buffer : new ArrayBuffer(size);
+        PENDING_READS.add(held);
+        step = byob.read(new Uint8Array(buffer));
+        step.then(() => PENDING_READS.delete(held), () => PENDING_READS.delete(held));
+      } else step = /** @type {ReadableStreamDefaultReader<Uint8Array>} */ (reader).read();
+      step.catch(() => {}); // handled where awaited; not unhandled if the consumer stops first
+      return step;
+    },
+    cancel: () => reader.cancel().catch(() => {}),
+  };
+}
+
 // blob.slice().stream() reads ahead by itself and is the fastest way through a Blob in
 // Chromium (see BENCHMARKS.md); a short stream means the file changed under us.
 async function* blobChunks(blob, offset, length) {
-  let reader;
+  let steps;
   try {
-    reader = blob.slice(offset, offset + length).stream().getReader();
+    steps = blobSteps(blob, offset, length);
   } catch (cause) {
     throw readError(`could not read bytes ${offset} to ${offset + length} of the file: ${errorText(cause)}`, cause);
   }
   let received = 0;
   let finished = false;
-  const next = () => {
-    const step = reader.read();
-    step.catch(() => {}); // handled where awaited; not unhandled if the consumer stops first
-    return step;
-  };
   try {
     // One read always in flight, so the source reads the next chunk while this one converts.
-    let pending = next();
+    let pending = steps.next(null);
+    let last = null;
     for (;;) {
       let step;
       try {
@@ -64,12 +113,13 @@ async function* blobChunks(blob, offset, length) {
       if (step.done) break;
       received += step.value.byteLength;
       if (received > length) break;
-      pending = next();
+      pending = steps.next(last);
+      last = step.value;
       yield step.value;
     }
     finished = true;
   } finally {
-    if (!finished) reader.cancel().catch(() => {});
+    if (!finished) steps.cancel();
   }
   if (received !== length) {
     throw readError(`the file returned ${received} of ${length} bytes at offset ${offset}; it changed size while being read`);

@@ -5,6 +5,7 @@ import { openAsBlob } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSafetensors, validateSafetensors, SafetensorsError } from '../../web/index.js';
+import { BLOB_READ_BYTES, toByteSource } from '../../web/byte_source.js';
 import { writeSafetensors, pseudoRandomBytes } from '../../tools/write_safetensors.js';
 import { rawFile, recordingSource } from './fixtures.js';
 
@@ -110,6 +111,75 @@ describe('files past 4 GiB through a FileHandle', () => {
     } finally {
       await handle.close();
     }
+  });
+});
+
+describe("a Blob's chunks", () => {
+  const BYTES = pseudoRandomBytes(5 * BLOB_READ_BYTES + 3, 9);
+  const [OFFSET, LENGTH] = [7, BYTES.byteLength - 9];
+
+  /**
+   * The chunks of `blob`'s range, each copied as it comes, and how many of them were emptied
+   * by the end: a chunk whose buffer went into a later read is a detached, empty view.
+   */
+  async function read(blob, keep = (chunk) => chunk) {
+    const source = await toByteSource(blob);
+    const copies = [];
+    const chunks = [];
+    for await (const chunk of source.chunks(OFFSET, LENGTH)) {
+      copies.push(chunk.slice());
+      chunks.push(chunk);
+      keep(chunk);
+    }
+    return { bytes: Buffer.concat(copies), count: copies.length, emptied: chunks.filter((c) => c.byteLength === 0).length };
+  }
+
+  test('a byte stream is read into two reused buffers (a BYOB reader), the bytes in order', async () => {
+    const { bytes, count, emptied } = await read(new Blob([BYTES]));
+    expect(bytes.equals(BYTES.subarray(OFFSET, OFFSET + LENGTH))).toBe(true);
+    expect(count).toBeGreaterThanOrEqual(Math.ceil(LENGTH / BLOB_READ_BYTES));
+    // Each buffer went back into a read once its chunk's consumer asked for the next chunk.
+    expect(emptied).toBe(count - 1);
+  });
+
+  test('a Blob whose stream takes no BYOB reader is read with a default reader, the same bytes', async () => {
+    // slice() must keep the class: the source streams a slice of the Blob.
+    class DefaultStreamBlob extends Blob {
+      slice(...args) { return new DefaultStreamBlob([super.slice(...args)]); }
+      stream() {
+        let at = 0;
+        return new ReadableStream({ pull: async (controller) => {
+          if (at === this.size) return controller.close();
+          const end = Math.min(this.size, at + (1 << 20));
+          controller.enqueue(new Uint8Array(await Blob.prototype.slice.call(this, at, end).arrayBuffer()));
+          at = end;
+        } });
+      }
+    }
+    expect(() => new DefaultStreamBlob([BYTES]).stream().getReader({ mode: 'byob' })).toThrow(TypeError);
+    const { bytes, count, emptied } = await read(new DefaultStreamBlob([BYTES]));
+    expect(bytes.equals(BYTES.subarray(OFFSET, OFFSET + LENGTH))).toBe(true);
+    expect(count).toBeGreaterThan(1);
+    expect(emptied).toBe(0);
+  });
+
+  test('a consumer that transfers a chunk away gets the next ones in a new buffer', async () => {
+    let transferred = 0;
+    const { bytes } = await read(new Blob([BYTES]), (chunk) => {
+      if (transferred++ < 2) structuredClone(chunk.buffer, { transfer: [chunk.buffer] });
+    });
+    expect(transferred).toBeGreaterThan(2);
+    expect(bytes.equals(BYTES.subarray(OFFSET, OFFSET + LENGTH))).toBe(true);
+  });
+
+  test('decoding from a Blob on disk matches decoding from memory across the reused buffers', async () => {
+    const n = 3 * BLOB_READ_BYTES + 5;
+    const file = writeSafetensors([{ name: 'w', dtype: 'BF16', shape: [n], data: pseudoRandomBytes(2 * n, 4) }]);
+    const path = join(dir, 'reused.safetensors');
+    await writeFile(path, file);
+    const fromDisk = await (await openSafetensors(await openAsBlob(path))).getTensor('w');
+    const fromMemory = await (await openSafetensors(file)).getTensor('w');
+    expect(Buffer.from(fromDisk.buffer).equals(Buffer.from(fromMemory.buffer))).toBe(true);
   });
 });
 
