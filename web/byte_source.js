@@ -3,6 +3,7 @@
 // in the file as JS numbers (exact up to 2^53). A chunk is valid until its consumer asks
 // for the next one (a Blob's chunks are views of reused buffers): consumers copy what they keep.
 import { errorText, readError } from './errors.js';
+import { isNode } from './core.js';
 import { fromUrl, isHttpUrl } from './http_source.js';
 
 /** Bytes per read when streaming from sources that have no stream of their own. */
@@ -51,21 +52,30 @@ export const BLOB_READ_BYTES = 2 << 20;
 const PENDING_READS = new Set();
 
 /**
- * The stream of `blob`'s bytes [offset, offset + length) as `next()` steps. Where the stream
- * takes a BYOB reader (Chromium, Node), it reads into two reused buffers: on the page's thread
- * that costs about half the CPU of a default reader's new chunk per read, time a conversion
- * can use while the browser reads on (BENCHMARKS.md). A chunk's buffer is then read into
- * again once the consumer asks for the chunk after it.
+ * Whether Blob streams are read with a BYOB reader where they take one. In Chromium a BYOB
+ * read into a reused buffer costs the page's thread about half the CPU of a default reader's
+ * new chunk, time the conversion uses while the browser reads on; Node's BYOB reads copy
+ * chunks that its default reader hands over as they are (decoding about 10% slower there).
+ * See BENCHMARKS.md, "Streamed decoding", fourth look.
  */
-function blobSteps(blob, offset, length) {
+const BYOB_READS = !isNode();
+
+/**
+ * The stream of `blob`'s bytes [offset, offset + length) as `next()` steps. With `byob`, and
+ * where the stream takes a BYOB reader, it reads into two reused buffers: a chunk's buffer is
+ * read into again once the consumer asks for the chunk after it.
+ */
+function blobSteps(blob, offset, length, useByob) {
   const slice = blob.slice(offset, offset + length);
   const stream = slice.stream();
   /** @type {ReadableStreamBYOBReader | null} */
   let byob = null;
-  try {
-    byob = stream.getReader({ mode: 'byob' });
-  } catch {
-    // Not a byte stream here: a default reader, a new chunk per read.
+  if (useByob) {
+    try {
+      byob = stream.getReader({ mode: 'byob' });
+    } catch {
+      // Not a byte stream here: a default reader, a new chunk per read.
+    }
   }
   const reader = byob ?? stream.getReader();
   const size = Math.max(1, Math.min(BLOB_READ_BYTES, length));
@@ -88,12 +98,15 @@ function blobSteps(blob, offset, length) {
   };
 }
 
-// blob.slice().stream() reads ahead by itself and is the fastest way through a Blob in
-// Chromium (see BENCHMARKS.md); a short stream means the file changed under us.
-async function* blobChunks(blob, offset, length) {
+/**
+ * The chunks of `blob`'s bytes [offset, offset + length). blob.slice().stream() reads ahead
+ * by itself and is the fastest way through a Blob in Chromium (see BENCHMARKS.md); a short
+ * stream means the file changed under us. Exported for tests, which choose `byob`.
+ */
+export async function* blobChunks(blob, offset, length, byob = BYOB_READS) {
   let steps;
   try {
-    steps = blobSteps(blob, offset, length);
+    steps = blobSteps(blob, offset, length, byob);
   } catch (cause) {
     throw readError(`could not read bytes ${offset} to ${offset + length} of the file: ${errorText(cause)}`, cause);
   }

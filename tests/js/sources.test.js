@@ -5,7 +5,7 @@ import { openAsBlob } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSafetensors, validateSafetensors, SafetensorsError } from '../../web/index.js';
-import { BLOB_READ_BYTES, toByteSource } from '../../web/byte_source.js';
+import { BLOB_READ_BYTES, blobChunks, toByteSource } from '../../web/byte_source.js';
 import { writeSafetensors, pseudoRandomBytes } from '../../tools/write_safetensors.js';
 import { rawFile, recordingSource } from './fixtures.js';
 
@@ -122,11 +122,10 @@ describe("a Blob's chunks", () => {
    * The chunks of `blob`'s range, each copied as it comes, and how many of them were emptied
    * by the end: a chunk whose buffer went into a later read is a detached, empty view.
    */
-  async function read(blob, keep = (chunk) => chunk) {
-    const source = await toByteSource(blob);
+  async function read(blob, byob, keep = (chunk) => chunk) {
     const copies = [];
     const chunks = [];
-    for await (const chunk of source.chunks(OFFSET, LENGTH)) {
+    for await (const chunk of blobChunks(blob, OFFSET, LENGTH, byob)) {
       copies.push(chunk.slice());
       chunks.push(chunk);
       keep(chunk);
@@ -134,12 +133,23 @@ describe("a Blob's chunks", () => {
     return { bytes: Buffer.concat(copies), count: copies.length, emptied: chunks.filter((c) => c.byteLength === 0).length };
   }
 
-  test('a byte stream is read into two reused buffers (a BYOB reader), the bytes in order', async () => {
-    const { bytes, count, emptied } = await read(new Blob([BYTES]));
+  test('a byte stream is read into two reused buffers (a BYOB reader, as in browsers), the bytes in order', async () => {
+    const { bytes, count, emptied } = await read(new Blob([BYTES]), true);
     expect(bytes.equals(BYTES.subarray(OFFSET, OFFSET + LENGTH))).toBe(true);
     expect(count).toBeGreaterThanOrEqual(Math.ceil(LENGTH / BLOB_READ_BYTES));
     // Each buffer went back into a read once its chunk's consumer asked for the next chunk.
     expect(emptied).toBe(count - 1);
+  });
+
+  test('in Node, a default reader (its chunks as they come, no copy into ours)', async () => {
+    const path = join(dir, 'chunks.bin');
+    await writeFile(path, BYTES);
+    for (const blob of [new Blob([BYTES]), await openAsBlob(path)]) {
+      const chunks = [];
+      for await (const chunk of (await toByteSource(blob)).chunks(OFFSET, LENGTH)) chunks.push(chunk);
+      expect(Buffer.concat(chunks).equals(BYTES.subarray(OFFSET, OFFSET + LENGTH))).toBe(true);
+      expect(chunks.every((c) => c.byteLength > 0)).toBe(true);
+    }
   });
 
   test('a Blob whose stream takes no BYOB reader is read with a default reader, the same bytes', async () => {
@@ -157,7 +167,7 @@ describe("a Blob's chunks", () => {
       }
     }
     expect(() => new DefaultStreamBlob([BYTES]).stream().getReader({ mode: 'byob' })).toThrow(TypeError);
-    const { bytes, count, emptied } = await read(new DefaultStreamBlob([BYTES]));
+    const { bytes, count, emptied } = await read(new DefaultStreamBlob([BYTES]), true);
     expect(bytes.equals(BYTES.subarray(OFFSET, OFFSET + LENGTH))).toBe(true);
     expect(count).toBeGreaterThan(1);
     expect(emptied).toBe(0);
@@ -165,21 +175,31 @@ describe("a Blob's chunks", () => {
 
   test('a consumer that transfers a chunk away gets the next ones in a new buffer', async () => {
     let transferred = 0;
-    const { bytes } = await read(new Blob([BYTES]), (chunk) => {
+    const { bytes } = await read(new Blob([BYTES]), true, (chunk) => {
       if (transferred++ < 2) structuredClone(chunk.buffer, { transfer: [chunk.buffer] });
     });
     expect(transferred).toBeGreaterThan(2);
     expect(bytes.equals(BYTES.subarray(OFFSET, OFFSET + LENGTH))).toBe(true);
   });
 
-  test('decoding from a Blob on disk matches decoding from memory across the reused buffers', async () => {
+  test('decoding from a Blob on disk matches decoding from memory, through either reader', async () => {
     const n = 3 * BLOB_READ_BYTES + 5;
     const file = writeSafetensors([{ name: 'w', dtype: 'BF16', shape: [n], data: pseudoRandomBytes(2 * n, 4) }]);
     const path = join(dir, 'reused.safetensors');
     await writeFile(path, file);
-    const fromDisk = await (await openSafetensors(await openAsBlob(path))).getTensor('w');
     const fromMemory = await (await openSafetensors(file)).getTensor('w');
-    expect(Buffer.from(fromDisk.buffer).equals(Buffer.from(fromMemory.buffer))).toBe(true);
+    const blob = await openAsBlob(path);
+    for (const byob of [false, true]) {
+      const fromDisk = new Uint8Array(file.byteLength);
+      let at = 0;
+      for await (const chunk of blobChunks(blob, 0, file.byteLength, byob)) {
+        fromDisk.set(chunk, at);
+        at += chunk.byteLength;
+      }
+      const st = await openSafetensors(fromDisk);
+      expect(Buffer.from((await st.getTensor('w')).buffer).equals(Buffer.from(fromMemory.buffer)), `byob: ${byob}`).toBe(true);
+    }
+    expect(Buffer.from((await (await openSafetensors(blob)).getTensor('w')).buffer).equals(Buffer.from(fromMemory.buffer))).toBe(true);
   });
 });
 
