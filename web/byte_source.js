@@ -45,9 +45,9 @@ function fromBytes(bytes) {
 export const BLOB_READ_BYTES = 2 << 20;
 
 // The Blob slice, stream and reader of every BYOB read under way. Chromium 156 can leave such
-// a read pending for good when they are collected while it waits: a page reading fresh
-// slices of a 32 MiB file hung within 300 reads in 5 of 6 runs, and in none while they were
-// held (BENCHMARKS.md, "Streamed decoding", fourth look). An entry leaves when its read
+// a read pending for good when they are collected while it waits: a page reading 300 fresh
+// slices of a 32 MiB file hung in 5 of 10 runs, and in none of 8 while it held them
+// (BENCHMARKS.md, "BYOB reads"). An entry leaves when its read
 // settles, so a stream its consumer abandons holds nothing here.
 const PENDING_READS = new Set();
 
@@ -56,7 +56,7 @@ const PENDING_READS = new Set();
  * read into a reused buffer costs the page's thread about half the CPU of a default reader's
  * new chunk, time the conversion uses while the browser reads on; Node's BYOB reads copy
  * chunks that its default reader hands over as they are (decoding about 10% slower there).
- * See BENCHMARKS.md, "Streamed decoding", fourth look.
+ * See BENCHMARKS.md, "BYOB reads".
  */
 const BYOB_READS = !isNode();
 
