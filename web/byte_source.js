@@ -47,8 +47,8 @@ export const BLOB_READ_BYTES = 2 << 20;
 // The Blob slice, stream and reader of every BYOB read under way. Chromium 156 can leave such
 // a read pending for good when they are collected while it waits: a page reading 300 fresh
 // slices of a 32 MiB file hung in 5 of 10 runs, and in none of 8 while it held them
-// (BENCHMARKS.md, "BYOB reads"). An entry leaves when its read
-// settles, so a stream its consumer abandons holds nothing here.
+// (BENCHMARKS.md, "BYOB reads"). An entry leaves when its read settles, so a stream its
+// consumer abandons holds nothing here.
 const PENDING_READS = new Set();
 
 /**

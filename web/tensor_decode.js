@@ -10,8 +10,9 @@ export const SCRATCH_INPUT_BYTES = 1 << 20;
 
 /**
  * Streams converting at least this many bytes run on a stream lane (web/core.js): no copy out
- * of the heap (8-17% faster on 32 MiB of F16 in Chromium, BENCHMARKS.md), for a lane's first
- * creation (about 15-20 ms in Chromium, 2-6 ms in Node) that smaller streams would not earn back.
+ * of the heap (8-17% faster on 32 MiB of F16 in Chromium before BYOB reads, about even since:
+ * BENCHMARKS.md), for a lane's first creation (about 15-20 ms in Chromium, 2-6 ms in Node)
+ * that smaller streams would not earn back.
  */
 export const LANE_MIN_BYTES = 8 << 20;
 
