@@ -1,7 +1,7 @@
 // The model card panel (st.describe()) and its "Compute hashes" button (st.hash()).
 // Everything shown comes from the file, written by strangers: text goes in through
 // textContent, links only for http(s) URLs, images only the card's checked data: URLs.
-import { adapterText, familyText, parametersText, trainingSummary } from '../web/card_text.js';
+import { adapterText, familyText, parametersText, trainingSummary } from '../web/card/card_text.js';
 
 const MAX_TRIGGERS = 12;
 const $ = (id) => document.getElementById(id);

@@ -1,7 +1,7 @@
 // The tensor list as a collapsible tree of modules (st.describe().modules): a node's
 // children and tensors are built when it is first opened, so a 20,000-tensor file costs a
 // few elements until someone looks. Names are text (textContent), never HTML.
-import { shortCount } from '../web/card_text.js';
+import { shortCount } from '../web/card/card_text.js';
 
 const NATURAL = new Intl.Collator('en', { numeric: true });
 

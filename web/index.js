@@ -1,23 +1,23 @@
 // Public API: open a .safetensors file (header, metadata, tensor list) or validate it.
-import { initSafetensors, loadCardModule, loadedCardModule } from './core.js';
-import { toByteSource } from './byte_source.js';
-import { SafetensorsError, tensorNotFound } from './errors.js';
-import { readHeader } from './read_header.js';
-import { cardObject } from './header_table.js';
-import { buildCard } from './model_card.js';
-import { planTensorRead } from './tensor_plan.js';
-import { decodePieces, decodeTensor } from './tensor_decode.js';
-import { scanData } from './data_scan.js';
-import { readRanges } from './heap_stream.js';
-import { throwIfAborted } from './abort.js';
-import { openHashPass } from './hash_pass.js';
-import { checkEmbeddedHashes } from './hash_checks.js';
-import { openShardedModel } from './sharded_model.js';
-import { openPipeline } from './pipeline.js';
-import { editedHeader, serializeSafetensors, writeEdited, writeSafetensors } from './writer.js';
-import { convertFile } from './convert_file.js';
-import { readTensorBatch } from './tensor_batch.js';
-export { isPipelineSource } from './pipeline_files.js';
+import { initSafetensors, loadCardModule, loadedCardModule } from './core/modules.js';
+import { toByteSource } from './source/byte_source.js';
+import { SafetensorsError, tensorNotFound } from './core/errors.js';
+import { readHeader } from './header/read_header.js';
+import { cardObject } from './header/header_table.js';
+import { buildCard } from './card/model_card.js';
+import { planTensorRead } from './tensors/plan.js';
+import { decodePieces, decodeTensor } from './tensors/decode.js';
+import { scanData } from './tensors/data_scan.js';
+import { readRanges } from './tensors/heap_stream.js';
+import { throwIfAborted } from './core/abort.js';
+import { openHashPass } from './hashing/hash_pass.js';
+import { checkEmbeddedHashes } from './hashing/hash_checks.js';
+import { openShardedModel } from './sharded/sharded_model.js';
+import { openPipeline } from './sharded/pipeline.js';
+import { editedHeader, serializeSafetensors, writeEdited, writeSafetensors } from './write/writer.js';
+import { convertFile } from './write/convert_file.js';
+import { readTensorBatch } from './tensors/batch.js';
+export { isPipelineSource } from './sharded/pipeline_files.js';
 
 export { SafetensorsError, initSafetensors, serializeSafetensors, writeSafetensors };
 
@@ -31,7 +31,7 @@ function checkOptions(options) {
 
 /**
  * The verdict part of a decoded header: what validateSafetensors returns.
- * @param {ReturnType<typeof import('./header_table.js').decodeHeaderTable>} header
+ * @param {ReturnType<typeof import('./header/header_table.js').decodeHeaderTable>} header
  * @returns {import('./index.js').ValidationReport}
  */
 function verdictOf(header) {
@@ -52,9 +52,9 @@ function checkBoolean(options, name) {
 /**
  * The hashes of one read: what `plan` asks for, checked against the metadata's claims.
  * With `scan` (the data scan of a loadable file), the same read feeds it too.
- * @param {import('./core.js').Core} core
+ * @param {import('./core/modules.js').Core} core
  * @param {Awaited<ReturnType<typeof toByteSource>>} source
- * @param {import('./hash_pass.js').HashPlan} plan
+ * @param {import('./hashing/hash_pass.js').HashPlan} plan
  * @param {import('./index.js').ModelCard['embeddedHashes']} claims
  * @param {{ signal?: AbortSignal, onProgress?: (done: number, total: number) => void }} options
  * @param {((hashing: Awaited<ReturnType<typeof openHashPass>>) => Promise<unknown>) | null} [scan]

@@ -1,16 +1,16 @@
 // safetensors-wasm/worker: openInWorker(source) opens a file in one or more workers and gives
 // the read API of openSafetensors, its work done there: the page's thread only receives the
 // results, transferred (not copied). Browsers: module workers; Node: worker threads.
-import { isNode } from './core.js';
-import { SafetensorsError, errorText } from './errors.js';
-import { throwIfAborted } from './abort.js';
+import { isNode } from './core/modules.js';
+import { SafetensorsError, errorText } from './core/errors.js';
+import { throwIfAborted } from './core/abort.js';
 
 /** A worker as { post, listen, stop }. */
 async function spawn() {
-  const url = new URL('./worker_host.js', import.meta.url);
+  const url = new URL('./worker/worker_host.js', import.meta.url);
   if (!isNode()) {
     // Written out in full so that bundlers find the worker and its imports.
-    const worker = new Worker(new URL('./worker_host.js', import.meta.url), { type: 'module' });
+    const worker = new Worker(new URL('./worker/worker_host.js', import.meta.url), { type: 'module' });
     return {
       post: (message, transfer) => worker.postMessage(message, transfer ?? []),
       listen(onMessage, onFailure) {

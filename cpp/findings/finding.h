@@ -1,6 +1,6 @@
 // Findings: what we tell a person about a file beyond the reference verdict. Every code,
 // its name and its severity live in the table below; JavaScript receives the table from
-// the wasm (web/core_tables.js), and a test checks that the README and index.d.ts list
+// the wasm (web/core/tables.js), and a test checks that the README and index.d.ts list
 // every code. Findings never change the verdict.
 #pragma once
 
@@ -46,7 +46,7 @@ enum class FindingCode : std::uint8_t {
   NonFiniteValues,          ///< the data scan found NaN or infinities
   AllZeroTensor,            ///< the data scan found a tensor of zeros
   EmbeddedHashMismatch,     ///< a hash in the metadata differs from the file's (hashing, in JS)
-  // Sharded checkpoints (an index.json and its shards), found in JS (web/shard_checks.js):
+  // Sharded checkpoints (an index.json and its shards), found in JS (web/sharded/shard_checks.js):
   IndexTensorMissing,      ///< the index maps a tensor to a shard that does not hold it
   UnindexedTensor,         ///< a shard holds a tensor the index does not name
   TensorInSeveralShards,   ///< two shards hold a tensor of the same name

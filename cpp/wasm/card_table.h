@@ -1,5 +1,5 @@
 // A ModelCard and a module tree packed for JavaScript (TableWriter tables, decoded by
-// web/header_table.js).
+// web/header/header_table.js).
 //
 // Card table: the card as JSON (cpp/card/card_json.h), then 1 when the module tree splits
 // names as kohya's, else 0.

@@ -13,7 +13,7 @@ namespace safetensors {
 namespace {
 
 // Storage as JavaScript names it: the typed array (without "Array") whose elements the
-// bytes are, or how the bytes become values (web/tensor_plan.js).
+// bytes are, or how the bytes become values (web/tensors/plan.js).
 constexpr std::array<std::string_view, 13> kStorageNames{
     "Uint8",    "Int8",    "Uint16",  "Int16",        "Uint32", "Int32",  "BigUint64",
     "BigInt64", "Float32", "Float64", "narrow-float", "bool",   "packed",

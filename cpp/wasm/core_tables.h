@@ -1,4 +1,4 @@
-// The core's fixed tables, packed once for JavaScript at load (web/core_tables.js): the
+// The core's fixed tables, packed once for JavaScript at load (web/core/tables.js): the
 // dtype table, the reference error kinds, the severities and the finding codes. JS holds
 // no copy of these facts of its own.
 //
@@ -13,7 +13,7 @@
 
 namespace safetensors {
 
-/// @brief Written first; web/core_tables.js refuses a table of another version (a .wasm
+/// @brief Written first; web/core/tables.js refuses a table of another version (a .wasm
 /// from another build). Bumped whenever this sequence or the header table's changes.
 inline constexpr std::uint32_t kCoreTablesVersion = 2;
 

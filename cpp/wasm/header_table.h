@@ -1,4 +1,4 @@
-// A Report packed for JavaScript (a TableWriter table, decoded by web/header_table.js).
+// A Report packed for JavaScript (a TableWriter table, decoded by web/header/header_table.js).
 //
 // Sequence: reference error (index into kReferenceErrorNames, 0 for none; when not 0,
 // its message, has tensor, [tensor]); file size; header length; data start; findings;

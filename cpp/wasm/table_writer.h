@@ -1,4 +1,4 @@
-// The packed form in which results cross to JavaScript (read by web/table_reader.js):
+// The packed form in which results cross to JavaScript (read by web/core/table_reader.js):
 // one flat buffer instead of thousands of Embind objects.
 //
 // Layout (little-endian): u32 number count, u32 text byte count, that many f64 numbers,

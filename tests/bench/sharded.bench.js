@@ -14,8 +14,8 @@ import { performance } from 'node:perf_hooks';
 import { resolve as resolvePath } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { initSafetensors, openSafetensorsIndex } from '../../web/index.js';
-import { parseIndex } from '../../web/shard_index.js';
-import { checkShards } from '../../web/shard_checks.js';
+import { parseIndex } from '../../web/sharded/shard_index.js';
+import { checkShards } from '../../web/sharded/shard_checks.js';
 import { median } from './timing.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
@@ -196,7 +196,7 @@ async function benchBigIndex() {
   console.log('|---|---:|---:|');
   console.log(`| JSON.parse of the index text (the floor) | ${base.toFixed(0)} | 1.00x |`);
   const row = (what, key) => console.log(`| ${what} | ${median(times[key]).toFixed(0)} | ${(median(times[key]) / base).toFixed(2)}x |`);
-  row('the index read (web/index_scan.js) and checked against the shards\' tensor lists', 'index');
+  row('the index read (web/sharded/index_scan.js) and checked against the shards\' tensor lists', 'index');
   row('the same with the index read by JSON.parse (the path for escaped names)', 'viaJson');
   row('openSafetensorsIndex: that plus every shard\'s header (500,000 tensors)', 'open');
   if (otherOpen) row(`openSafetensorsIndex of ${other}`, 'other');

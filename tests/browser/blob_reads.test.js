@@ -1,18 +1,18 @@
 // Reading a picked File in Chromium through a BYOB reader into two reused buffers
-// (web/byte_source.js): the chunks reuse their buffers, and tensors read through them (into
+// (web/source/byte_source.js): the chunks reuse their buffers, and tensors read through them (into
 // arrays, as streamed pieces on a lane, in one batch) have exactly the bytes Node decodes.
 import { describe, expect, test } from 'vitest';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { demoBrowser, openDemo } from './demo_browser.js';
 import { openSafetensors } from '../../web/index.js';
-import { BLOB_READ_BYTES } from '../../web/byte_source.js';
-import { LANE_MIN_BYTES } from '../../web/tensor_decode.js';
+import { BLOB_READ_BYTES } from '../../web/source/byte_source.js';
+import { LANE_MIN_BYTES } from '../../web/tensors/decode.js';
 import { pseudoRandomBytes } from '../../tools/write_safetensors.js';
 import { layoutFile } from '../js/fixtures.js';
 
 // Odd sizes and gaps: tensors start at odd offsets and end inside a read buffer. "half" is
-// large enough to stream on a lane (web/core.js).
+// large enough to stream on a lane (web/core/modules.js).
 const HALF = LANE_MIN_BYTES / 2 + 4097;
 const TENSORS = [
   { name: 'half', dtype: 'F16', shape: [HALF], data: pseudoRandomBytes(2 * HALF, 21), gap: 3 },
@@ -40,7 +40,7 @@ describe('Blob reads in Chromium', () => {
     // A string, not a function: Vitest rewrites import() inside functions it compiles.
     const inPage = await page.evaluate(`(async (names) => {
       const { openSafetensors: open } = await import('/web/index.js');
-      const { blobChunks } = await import('/web/byte_source.js');
+      const { blobChunks } = await import('/web/source/byte_source.js');
       const file = document.querySelector('[data-testid=file-input]').files[0];
       const fnv = ${fnv.toString()};
       const chunks = [];

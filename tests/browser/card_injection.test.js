@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pseudoRandomBytes, writeSafetensors } from '../../tools/write_safetensors.js';
-import { PARALLEL_MIN_BYTES } from '../../web/hash_pass.js';
+import { PARALLEL_MIN_BYTES } from '../../web/hashing/hash_pass.js';
 
 // Each payload sets window.pwned if it ever runs.
 const PAYLOADS = [

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openSafetensors, openSafetensorsIndex, serializeSafetensors } from '../../web/index.js';
-import { RUN_BYTES } from '../../web/tensor_batch.js';
+import { RUN_BYTES } from '../../web/tensors/batch.js';
 import { HAVE_REAL, REAL_DIR, recordingSource, rejection } from './fixtures.js';
 
 const digest = (a) => createHash('sha256').update(new Uint8Array(a.buffer, a.byteOffset, a.byteLength)).digest('hex');

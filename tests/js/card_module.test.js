@@ -1,4 +1,4 @@
-// The model card's own wasm module (web/core.js, web/model_card.js): loaded by the first card
+// The model card's own wasm module (web/core/modules.js, web/card/model_card.js): loaded by the first card
 // asked for and never before, from where initSafetensors says, and every failure of it a
 // typed error that leaves the core working. Its own file: Vitest gives each test file fresh
 // modules, so the loads counted here are this file's.
@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { initSafetensors, openSafetensors, validateSafetensors } from '../../web/index.js';
-import { loadCardModule } from '../../web/core.js';
+import { loadCardModule } from '../../web/core/modules.js';
 import { writeSafetensors } from '../../tools/write_safetensors.js';
 
 const wasmFile = (name) => new URL(`../../web/wasm/${name}`, import.meta.url);

@@ -13,7 +13,7 @@ import { HAVE_REAL, REAL_DIR } from './fixtures.js';
 
 const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
 
-const CLI = fileURLToPath(new URL('../../web/cli.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../web/cli/main.js', import.meta.url));
 let dir;
 let good;
 let bad;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { initSafetensors, openSafetensors, validateSafetensors, SafetensorsError } from '../../web/index.js';
-import { decodeCoreTables } from '../../web/core_tables.js';
+import { decodeCoreTables } from '../../web/core/tables.js';
 import { writeSafetensors } from '../../tools/write_safetensors.js';
 
 const WASM = new URL('../../web/wasm/safetensors_core.wasm', import.meta.url);

@@ -2,8 +2,8 @@
 // across chunk and scratch boundaries, with progress, abort and bounded reads.
 import { describe, expect, test } from 'vitest';
 import { validateSafetensors } from '../../web/index.js';
-import { SCAN_SCRATCH_BYTES } from '../../web/data_scan.js';
-import { READ_CHUNK_BYTES } from '../../web/byte_source.js';
+import { SCAN_SCRATCH_BYTES } from '../../web/tensors/data_scan.js';
+import { READ_CHUNK_BYTES } from '../../web/source/byte_source.js';
 import { DTYPE_ORDER, pseudoRandomBytes, writeSafetensors } from '../../tools/write_safetensors.js';
 import { layoutFile, rawFile, recordingSource } from './fixtures.js';
 import { referenceDecode } from './reference_decode.js';

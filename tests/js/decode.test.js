@@ -265,8 +265,8 @@ describe('progress and abort across chunks', () => {
 describe('chunk boundaries inside elements', () => {
   // Streams deliver chunks of any size; elements split across them must be carried over.
   test.each(['F16', 'BF16', 'F8_E4M3', 'F64', 'I32', 'F4', 'BOOL', 'C64', 'I64'])('%s through chunks of 1, 3, 7, 1000 and 65537 bytes', async (dtype) => {
-    const { planTensorRead } = await import('../../web/tensor_plan.js');
-    const { decodeTensor } = await import('../../web/tensor_decode.js');
+    const { planTensorRead } = await import('../../web/tensors/plan.js');
+    const { decodeTensor } = await import('../../web/tensors/decode.js');
     const { initSafetensors } = await import('../../web/index.js');
     const core = await initSafetensors();
     const bytes = pseudoRandomBytes(3 * 65536 + 24, 11);

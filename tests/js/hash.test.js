@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSafetensors, validateSafetensors } from '../../web/index.js';
-import { AUTOV1_WINDOW, PARALLEL_MIN_BYTES } from '../../web/hash_pass.js';
-import { localLane, workerLane } from '../../web/sha256_lane.js';
+import { AUTOV1_WINDOW, PARALLEL_MIN_BYTES } from '../../web/hashing/hash_pass.js';
+import { localLane, workerLane } from '../../web/hashing/sha256_lane.js';
 import { pseudoRandomBytes, writeSafetensors } from '../../tools/write_safetensors.js';
 import { HAVE_REAL, REAL_DIR, rawFile, recordingSource } from './fixtures.js';
 

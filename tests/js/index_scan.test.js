@@ -1,12 +1,12 @@
-// The index scanner (web/index_scan.js) against JSON.parse: for every text, parseIndex gives
+// The index scanner (web/sharded/index_scan.js) against JSON.parse: for every text, parseIndex gives
 // what it gives for JSON.parse's object of the same text (or both refuse it), whether the
 // scanner read the text or sent it back to JSON.parse; crafted layouts check that each path
 // is taken where it should be, and seeded mutations of real layouts check the agreement.
 import { describe, expect, test } from 'vitest';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseIndex } from '../../web/shard_index.js';
-import { scanIndex } from '../../web/index_scan.js';
+import { parseIndex } from '../../web/sharded/shard_index.js';
+import { scanIndex } from '../../web/sharded/index_scan.js';
 import { HAVE_REAL, REAL_DIR } from './fixtures.js';
 
 /** What parseIndex makes of `value`, comparable with toEqual; errors by code and message. */

@@ -6,7 +6,7 @@ import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSafetensors, openSafetensorsIndex, SafetensorsError } from '../../web/index.js';
-import { parseIndex, shardUrl, unsafeShardReason } from '../../web/shard_index.js';
+import { parseIndex, shardUrl, unsafeShardReason } from '../../web/sharded/shard_index.js';
 import { writeSafetensors } from '../../tools/write_safetensors.js';
 import { INDEX_NAME, writeShardCases } from '../../tools/shard_cases.js';
 import { HAVE_REAL, REAL_DIR, rejection } from './fixtures.js';

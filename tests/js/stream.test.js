@@ -2,7 +2,7 @@
 // decoding path as getTensor; a tensor larger than any array streams in bounded memory.
 import { describe, expect, test } from 'vitest';
 import { initSafetensors, openSafetensors, serializeSafetensors } from '../../web/index.js';
-import { LANE_MIN_BYTES } from '../../web/tensor_decode.js';
+import { LANE_MIN_BYTES } from '../../web/tensors/decode.js';
 import { rejection } from './fixtures.js';
 
 /** Every piece's values copied out, in order, and the facts of each step. */

@@ -1,7 +1,7 @@
 // Runs inside Chromium (driven by tests/bench/browser_decode.bench.js): decodes the F16
 // tensor "w" of the picked file in several ways, alternating, and returns the timings.
 import { openSafetensors, validateSafetensors } from '../../../web/index.js';
-import { acquireLane, releaseLane } from '../../../web/core.js';
+import { acquireLane, releaseLane } from '../../../web/core/modules.js';
 import { plainScan16 } from '../plain_scan.js';
 import { roundOrder } from '../round_order.js';
 
@@ -85,7 +85,7 @@ window.runBench = async (rounds, warmup) => {
       for await (const { values } of st.streamTensor('w')) n += values.length + values[0] * 0;
       return n;
     },
-    // The path streams took before lanes (web/core.js): every lane held (untimed), so the
+    // The path streams took before lanes (web/core/modules.js): every lane held (untimed), so the
     // stream converts on the shared core and copies each piece out.
     'streamTensor, copying each piece out (every lane held)': async () => {
       const held = [];

@@ -1,0 +1,80 @@
+// Short texts about a model card, shared by the CLI and the demo so both say the same:
+// the adapter line, parameter counts and the training summary's chosen values.
+
+/** The kohya values a training summary shows, in this order (keys of card.training). */
+const TRAINING_SUMMARY = [
+  ['num_epochs', 'epochs'], ['max_train_steps', 'steps'], ['num_train_images', 'images'],
+  ['resolution', 'resolution'], ['learning_rate', 'learning rate'], ['unet_lr', 'UNet lr'],
+  ['text_encoder_lr', 'text encoder lr'], ['optimizer', 'optimizer'], ['lr_scheduler', 'scheduler'],
+  ['mixed_precision', 'precision'], ['model_type', 'model type'], ['seed', 'seed'],
+];
+
+const ADAPTER_NAMES = { lora: 'LoRA', locon: 'LoCon', loha: 'LoHa', lokr: 'LoKr', dora: 'DoRA', glora: 'GLoRA', oft: 'OFT', diff: 'full diff', unknown: 'adapter' };
+
+/**
+ * 1234567 → "1.23M" (K, M, B, T; below 1000 as is).
+ * @param {number} n
+ */
+export function shortCount(n) {
+  for (const [unit, size] of /** @type {[string, number][]} */ ([['T', 1e12], ['B', 1e9], ['M', 1e6], ['K', 1e3]])) {
+    if (n >= size) return `${(n / size).toFixed(n / size < 10 ? 2 : 1)}${unit}`;
+  }
+  return String(n);
+}
+
+/**
+ * "LoKr (kohya, lycoris.kohya), rank 4, alpha 4, on unet and text_encoder", or null.
+ * @param {import('../index.js').ModelCard} card
+ */
+export function adapterText(card) {
+  const a = card.adapter;
+  if (!a) return null;
+  const how = [a.format, a.networkModule].filter(Boolean).join(', ');
+  const parts = [`${ADAPTER_NAMES[a.type] ?? a.type} (${how})`];
+  if (a.rank !== null) parts.push(`rank ${a.rank}`);
+  if (a.alpha !== null) parts.push(`alpha ${a.alpha}`);
+  if (a.targets.length) parts.push(`on ${a.targets.slice(0, 6).join(', ')}${a.targets.length > 6 ? ', …' : ''}`);
+  return parts.join(', ');
+}
+
+/**
+ * "Stable Diffusion XL (sdxl)", with the variant when there is one; null when unknown.
+ * @param {import('../index.js').ModelCard} card
+ */
+export function familyText(card) {
+  const f = card.family;
+  if (!f) return null;
+  return `${f.name}${f.variant ? ` ${f.variant}` : ''} (${f.id})`;
+}
+
+/**
+ * "201,726 (F16 201,726)", and the quantized estimate when there is one.
+ * @param {import('../index.js').ModelCard} card
+ */
+export function parametersText(card) {
+  const { total, byDtype, quantized } = card.parameters;
+  const dtypes = Object.entries(byDtype).sort((x, y) => y[1] - x[1]).map(([d, n]) => `${d} ${n.toLocaleString('en')}`);
+  let text = `${total.toLocaleString('en')} (${shortCount(total)}${dtypes.length ? `; ${dtypes.join(', ')}` : ''})`;
+  if (quantized) {
+    const estimate = quantized.estimatedTotal === null ? 'unknown' : `about ${shortCount(quantized.estimatedTotal)}`;
+    text += `; ${quantized.scheme} packed, unpacked ${estimate}`;
+  }
+  return text;
+}
+
+/**
+ * The training values worth a glance, as [label, value] pairs (empty when not trained by kohya).
+ * @param {import('../index.js').ModelCard} card
+ * @returns {[string, string][]}
+ */
+export function trainingSummary(card) {
+  const t = card.training;
+  if (!t) return [];
+  /** @type {[string, string][]} */
+  const out = [];
+  for (const [key, label] of TRAINING_SUMMARY) {
+    const v = t[key];
+    if (v !== undefined && v !== null && v !== '') out.push([label, String(v)]);
+  }
+  return out;
+}

@@ -1,0 +1,88 @@
+// The CLI's sharded models and diffusers pipelines (web/cli/main.js): an argument that is an index
+// (a .json path or URL) or a folder is opened with openSafetensorsIndex, or, when it holds a
+// model_index.json, with openSafetensorsPipeline; these give its report and its text.
+import { stat } from 'node:fs/promises';
+import { isHttpUrl } from '../source/http_source.js';
+import { hashLines, printable } from './text.js';
+import { locateModel } from '../sharded/shard_sources.js';
+
+/** Whether the argument names a sharded model: an index (path or URL ending in .json) or a folder. */
+export async function isModelArgument(arg) {
+  if (isHttpUrl(arg)) return /\.json(?:[?#]|$)/i.test(arg);
+  if (arg.endsWith('.json')) return true;
+  try {
+    return (await stat(arg)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The model's report in the shape of a file's, plus its shards' verdicts. */
+export function modelReport(model) {
+  return {
+    loadable: model.loadable,
+    referenceError: null,
+    findings: model.findings,
+    tensors: model.tensors.length,
+    shards: model.shards.map((s) => ({ name: s.name, loadable: s.report.loadable, referenceError: s.report.referenceError, tensors: s.report.tensors })),
+  };
+}
+
+/**
+ * validate --scan-data / --hash on a sharded model: each loadable shard is read as a file would
+ * be (one shard at a time, each in one pass). Its scan and hashes go into its entry of
+ * `report.shards`; their findings join the model's, each with its shard.
+ * @param {string} path the model argument
+ * @param {ReturnType<typeof modelReport>} report
+ * @param {import('../index.js').ShardedModel} model
+ * @param {{ scanData?: boolean, hash?: boolean }} options
+ * @param {typeof import('../index.js').validateSafetensors} validate
+ */
+export async function checkShardData(path, report, model, options, validate) {
+  const files = await locateModel(path, {});
+  for (const [i, entry] of report.shards.entries()) {
+    if (!entry.loadable) continue;
+    const result = await validate(/** @type {any} */ (await files.resolve(entry.name)), options);
+    if (options.scanData) entry.dataScan = result.dataScan ?? null;
+    if (options.hash) entry.hashes = result.hashes ?? null;
+    // The header's findings are the shard's report's; what follows them is the read's.
+    for (const f of result.findings.slice(model.shards[i].report.findings.length)) report.findings.push({ ...f, shard: entry.name });
+  }
+}
+
+/** Each hashed shard's hash lines, under its name. */
+export function shardHashLines(report) {
+  return report.shards.filter((s) => s.hashes).flatMap((s) => [printable(`  ${s.name}:`), ...hashLines(s.hashes).map((l) => `    ${l}`)]);
+}
+
+/** One line per shard: its name, tensors and verdict. */
+export function shardLines(report) {
+  const width = Math.max(...report.shards.map((s) => s.name.length));
+  const scanned = (s) => (s.dataScan ? `, data scanned (${s.dataScan.bytes} bytes)` : '');
+  return report.shards.map((s) => printable(`  ${s.name.padEnd(width)}  ${String(s.tensors).padStart(6)} ${s.tensors === 1 ? 'tensor ' : 'tensors'}  ${s.loadable ? 'loadable' : `not loadable${s.referenceError ? `: ${s.referenceError}` : ''}`}${scanned(s)}`));
+}
+
+/** A pipeline's report in the shape of a file's, plus its components' verdicts. */
+export function pipelineReport(pipeline) {
+  const components = pipeline.components.map((c) => ({
+    name: c.name, library: c.library, className: c.className, weights: c.weights, path: c.path,
+    loadable: c.report?.loadable ?? null, referenceError: c.report?.referenceError ?? null, tensors: c.model?.tensors.length ?? 0,
+  }));
+  return {
+    loadable: pipeline.loadable,
+    referenceError: null,
+    findings: pipeline.findings,
+    tensors: components.reduce((sum, c) => sum + c.tensors, 0),
+    className: pipeline.className,
+    components,
+  };
+}
+
+/** One line per component: its name, class, checkpoint and verdict. */
+export function componentLines(report) {
+  const width = Math.max(...report.components.map((c) => c.name.length));
+  return report.components.map((c) => {
+    const what = c.weights === 'none' ? 'no weights' : c.weights === 'missing' ? 'MISSING weights' : `${c.path}, ${c.tensors} tensors, ${c.loadable ? 'loadable' : `not loadable${c.referenceError ? `: ${c.referenceError}` : ''}`}`;
+    return printable(`  ${c.name.padEnd(width)}  ${c.className ?? '-'}: ${what}`);
+  });
+}

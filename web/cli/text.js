@@ -1,0 +1,61 @@
+// The CLI's text for a model card and for hashes (web/cli/main.js): label, two spaces, value.
+import { adapterText, familyText, parametersText, trainingSummary } from '../card/card_text.js';
+
+const MAX_TRIGGERS = 8;
+const MAX_LINE = 300;
+
+const clip = (text) => (text.length > MAX_LINE ? `${text.slice(0, MAX_LINE)}…` : text);
+// Metadata text is anyone's: a terminal must not receive its control characters.
+// eslint-disable-next-line no-control-regex
+export const printable = (text) => text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
+
+function labelled(pairs) {
+  const width = Math.max(...pairs.map(([label]) => label.length));
+  return pairs.map(([label, value]) => `${label.padEnd(width)}  ${clip(printable(value))}`);
+}
+
+/**
+ * The card as lines, in the order a person asks: what is it, how big, how to use it, how made.
+ * @param {import('../index.js').ModelCard} card
+ * @returns {string[]}
+ */
+export function cardLines(card) {
+  /** @type {[string, string][]} */
+  const pairs = [];
+  const add = (label, value) => { if (value !== null && value !== undefined && value !== '') pairs.push([label, value]); };
+  add('title', card.title ?? '(none)');
+  add('kind', card.kind + (card.adapter ? `: ${adapterText(card)}` : ''));
+  const family = familyText(card);
+  add('family', family ? `${family}; from ${card.family?.evidence.slice(0, 2).join('; ')}` : 'not recognised');
+  add('parameters', parametersText(card));
+  const arch = Object.entries(card.architecture).map(([k, v]) => `${k} ${v}`).join(', ');
+  add('architecture', arch);
+  add('trigger words', card.triggerWords.slice(0, MAX_TRIGGERS).map((w) => (w.count ? `${w.text} (${w.count})` : w.text)).join(', '));
+  const base = card.baseModel;
+  if (base) add('base model', [base.name, base.version, base.hash?.slice(0, 12)].filter(Boolean).join(', '));
+  add('training', trainingSummary(card).map(([label, value]) => `${label} ${value}`).join(', '));
+  add('date', card.date);
+  add('author', card.author);
+  add('license', card.license);
+  add('source', card.source);
+  add('description', card.description);
+  add('images', card.images.map((i) => `${i.mime} ${i.bytes} bytes (${i.source})`).join(', '));
+  add('hashes', card.embeddedHashes.map((h) => `${h.key} ${h.value.slice(0, 12)} (${h.covers})`).join(', '));
+  return labelled(pairs);
+}
+
+/**
+ * @param {import('../index.js').HashResult} h
+ * @returns {string[]}
+ */
+export function hashLines(h) {
+  /** @type {[string, string][]} */
+  const pairs = [
+    ['AutoV2', h.autoV2 ?? '-'], ['AutoV3', h.autoV3 ?? '-'],
+    ['AutoV1', h.autoV1 ?? '- (file shorter than 1 MiB + 64 KiB)'], ['data SHA-256', h.dataSha256 ?? '-'],
+  ];
+  for (const c of h.checks) pairs.push([c.key, c.match ? `ok (${c.claimed})` : `MISMATCH: claims ${c.claimed}, is ${c.actual}`]);
+  const lines = labelled(pairs);
+  for (const [name, digest] of Object.entries(h.tensors ?? {})) lines.push(`${digest}  ${printable(name)}`);
+  return lines;
+}

@@ -1,0 +1,55 @@
+// Reader of the packed tables the wasm core writes (layout in cpp/wasm/table_writer.h).
+
+const decoder = new TextDecoder();
+
+export class TableReader {
+  /** @param {Uint8Array} bytes a copy of the table (never a view on the wasm heap) */
+  constructor(bytes) {
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const count = view.getUint32(0, true);
+    const textBytes = view.getUint32(4, true);
+    const start = bytes.byteOffset + 8;
+    // A Float64Array view needs 8-byte alignment; copies made with slice() start at 0.
+    this.numbers = start % 8 === 0 ? new Float64Array(bytes.buffer, start, count) : new Float64Array(bytes.buffer.slice(start, start + count * 8));
+    this.text = decoder.decode(bytes.subarray(8 + count * 8, 8 + count * 8 + textBytes));
+    this.at = 0;
+  }
+
+  /** The next number. */
+  num() {
+    return this.numbers[this.at++];
+  }
+
+  /** The next string. */
+  str() {
+    const start = this.numbers[this.at];
+    const end = this.numbers[this.at + 1];
+    this.at += 2;
+    return this.text.slice(start, end);
+  }
+
+  /** `fill(i)` for i below the next number, collected in an array. */
+  list(fill) {
+    const out = new Array(this.num());
+    for (let i = 0; i < out.length; i++) out[i] = fill(i);
+    return out;
+  }
+}
+
+/**
+ * A findings list as the core writes it (cpp/wasm/header_table.h), as plain objects.
+ * @param {TableReader} r
+ * @param {ReturnType<typeof import('./tables.js').decodeCoreTables>} tables
+ */
+export function readFindings(r, tables) {
+  return r.list(() => {
+    const code = tables.findingCodes[r.num()];
+    return withTensor(r, { code: code.name, severity: code.severity, message: r.str() });
+  });
+}
+
+/** Adds `tensor` to `finding` when the table says it has one. */
+export function withTensor(r, finding) {
+  if (r.num() === 1) finding.tensor = r.str();
+  return finding;
+}

@@ -1,0 +1,142 @@
+// SHA-256 lanes: one hash over a sequence of byte pieces, cut into digests where a hashed
+// range ends. A lane runs on this thread, or in a worker (web/hashing/hash_worker.js) so that the
+// hashes of one read (file, data section, tensors) use several cores. SHA-256 is hash-wasm's.
+import { SafetensorsError, errorText } from '../core/errors.js';
+import { isNode } from '../core/modules.js';
+
+/** A worker lane holds at most this many bytes sent but not yet hashed before update() waits. */
+export const LANE_IN_FLIGHT_BYTES = 16 << 20;
+/** A worker that has not started after this long is given up (the lane runs here instead). */
+const WORKER_START_MS = 10_000;
+
+/** @returns {Promise<import('hash-wasm').IHasher>} a fresh SHA-256 hasher, initialised */
+export async function newSha256() {
+  const { createSHA256 } = await import('hash-wasm'); // loaded on the first hash only
+  const hasher = await createSHA256();
+  hasher.init();
+  return hasher;
+}
+
+/**
+ * @typedef {{
+ *   update(bytes: Uint8Array): void | Promise<void>,
+ *   cut(): Promise<string>,
+ *   close(): void,
+ * }} Sha256Lane
+ *   update: hashes the next piece (a worker lane copies it; the promise, when there is one,
+ *     resolves once the worker has caught up); cut: the digest (lowercase hex) of the pieces
+ *     since the last cut; close: frees the lane (any time, also after a failure)
+ */
+
+/** @returns {Promise<Sha256Lane>} a lane on this thread */
+export async function localLane() {
+  const hasher = await newSha256();
+  return {
+    update(bytes) {
+      hasher.update(bytes);
+    },
+    async cut() {
+      const digest = hasher.digest('hex');
+      hasher.init();
+      return digest;
+    },
+    close() {},
+  };
+}
+
+// The worker as { post, listen, stop }, or null where there are no workers.
+async function spawn() {
+  if (!isNode()) {
+    if (typeof Worker === 'undefined') return null;
+    // Written out in full so that bundlers find the worker and its imports.
+    const worker = new Worker(new URL('./hash_worker.js', import.meta.url), { type: 'module' });
+    return {
+      post: (message, transfer) => worker.postMessage(message, transfer),
+      listen(onMessage, onFailure) {
+        worker.onmessage = (event) => onMessage(event.data);
+        worker.onerror = (event) => { event.preventDefault?.(); onFailure(event.message || 'the worker script failed to load'); };
+        worker.onmessageerror = () => onFailure('a message could not be read');
+      },
+      stop: () => worker.terminate(),
+    };
+  }
+  const threads = 'node:worker_threads';
+  const { Worker: NodeWorker } = await import(/* @vite-ignore */ /* webpackIgnore: true */ threads);
+  const worker = new NodeWorker(new URL('./hash_worker.js', import.meta.url));
+  return {
+    post: (message, transfer) => worker.postMessage(message, transfer),
+    listen(onMessage, onFailure) {
+      worker.on('message', onMessage);
+      worker.on('error', (error) => onFailure(errorText(error)));
+      worker.on('exit', (code) => onFailure(`the worker exited (code ${code})`));
+    },
+    stop: () => { worker.terminate().catch(() => {}); },
+  };
+}
+
+/**
+ * A lane in a worker of its own, or null when no worker can be started here (no Worker,
+ * the script or hash-wasm cannot be loaded, e.g. without a bundler in a browser).
+ * @returns {Promise<Sha256Lane | null>}
+ */
+export async function workerLane() {
+  let host;
+  try {
+    host = await spawn();
+  } catch {
+    return null;
+  }
+  if (host === null) return null;
+  /** @type {{ resolve: (digest: string) => void, reject: (error: Error) => void }[]} */
+  const digests = [];
+  let waiter = null; // update()'s wait for the worker to catch up
+  let inFlight = 0;
+  let failure = null;
+  let started;
+  const ready = new Promise((resolve) => { started = resolve; });
+  const fail = (reason) => {
+    if (failure) return;
+    failure = new SafetensorsError('InternalError', `the hashing worker failed: ${reason}`);
+    started(false);
+    for (const d of digests.splice(0)) d.reject(failure);
+    waiter?.reject(failure);
+    waiter = null;
+  };
+  host.listen((message) => {
+    if (message.ready) started(true);
+    else if (message.done !== undefined) {
+      inFlight -= message.done;
+      if (waiter && inFlight <= LANE_IN_FLIGHT_BYTES / 2) {
+        waiter.resolve();
+        waiter = null;
+      }
+    } else if (message.digest !== undefined) digests.shift()?.resolve(message.digest);
+    else if (message.error !== undefined) fail(message.error);
+  }, fail);
+  const timer = setTimeout(() => fail('it did not start'), WORKER_START_MS);
+  const ok = await ready;
+  clearTimeout(timer);
+  if (!ok) {
+    host.stop();
+    return null;
+  }
+  return {
+    update(bytes) {
+      if (failure) throw failure;
+      const copy = bytes.slice(); // the chunk stays ours (other lanes read it); the copy moves
+      inFlight += copy.byteLength;
+      host.post({ bytes: copy }, [copy.buffer]);
+      if (inFlight <= LANE_IN_FLIGHT_BYTES) return;
+      return new Promise((resolve, reject) => { waiter = { resolve, reject }; });
+    },
+    cut() {
+      if (failure) return Promise.reject(failure);
+      host.post({ cut: true });
+      return new Promise((resolve, reject) => digests.push({ resolve, reject }));
+    },
+    close() {
+      failure ??= new SafetensorsError('InternalError', 'the hashing lane was closed');
+      host.stop();
+    },
+  };
+}

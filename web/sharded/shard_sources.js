@@ -1,0 +1,131 @@
+// Where a sharded model's index and shards come from: an index URL, picked files (a folder or
+// several files), a path in Node, or { index, resolve }. Each becomes one shape: the parsed
+// index (or none: then every .safetensors file is a shard) and resolve(shard name) -> a source
+// for openSafetensors. Only the index is read here.
+import { isNode } from '../core/modules.js';
+import { fetchWhole, isHttpUrl } from '../source/http_source.js';
+import { INDEX_LIMIT_BYTES, indexTooLarge, invalidIndex, parseIndex, shardUrl } from './shard_index.js';
+import { PIPELINE_INDEX, holdsPipeline } from './pipeline_files.js';
+
+const isPipeline = (where) => invalidIndex(`${where} is a diffusers pipeline (it holds ${PIPELINE_INDEX}): open it with openSafetensorsPipeline, which opens each component's checkpoint`);
+
+const INDEX_SUFFIX = '.safetensors.index.json';
+const SHARD_SUFFIX = '.safetensors';
+
+/**
+ * @typedef {object} ModelFiles
+ * @property {string} where the index (or folder) for messages
+ * @property {import('./shard_index.js').ShardIndex | null} index null when there is none
+ * @property {string[]} shards the shards to open: the index's, or every .safetensors file
+ * @property {(name: string) => unknown} resolve a shard's source (may be a promise; throws when it cannot be had)
+ * @property {string[]} unreferenced picked or listed .safetensors files no index entry names
+ */
+
+/** Which of `names` is the index: the one ending in .safetensors.index.json; null for none. */
+function pickIndex(names, where) {
+  const found = names.filter((n) => n.endsWith(INDEX_SUFFIX));
+  if (found.length > 1) throw invalidIndex(`${where} holds ${found.length} indexes (${found.join(', ')}); pick the files of one model`);
+  return found[0] ?? null;
+}
+
+/** Shards named by the index, then the model's .safetensors files it does not name. */
+function withIndex(where, index, resolve, files) {
+  const named = new Set(index.shards);
+  return { where, index, shards: index.shards, resolve, unreferenced: files.filter((f) => f.endsWith(SHARD_SUFFIX) && !named.has(f)) };
+}
+
+/** No index: every .safetensors file is a shard, in name order. */
+function withoutIndex(where, files, resolve) {
+  const shards = files.filter((f) => f.endsWith(SHARD_SUFFIX)).sort();
+  if (shards.length === 0) throw invalidIndex(`${where} holds no ${INDEX_SUFFIX} and no .safetensors files`);
+  return { where, index: null, shards, resolve, unreferenced: [] };
+}
+
+async function fromUrl(url, options) {
+  const href = String(url);
+  const bytes = await fetchWhole(href, options, INDEX_LIMIT_BYTES, indexTooLarge);
+  const index = parseIndex(bytes, href);
+  return withIndex(href, index, (/** @type {string} */ name) => shardUrl(name, href), []);
+}
+
+/** Picked files (a FileList or File[]): named by their path in a picked folder, else by name. */
+async function fromFiles(files) {
+  if (holdsPipeline(files)) throw isPipeline('the picked folder');
+  /** @type {Map<string, File>} */
+  const byPath = new Map();
+  for (const file of files) {
+    if (!(file instanceof Blob) || typeof (/** @type {any} */ (file).name) !== 'string') throw new TypeError('every picked file must be a File');
+    const { webkitRelativePath, name } = /** @type {File} */ (file);
+    byPath.set(webkitRelativePath || name, /** @type {File} */ (file));
+  }
+  const paths = [...byPath.keys()];
+  const indexPath = pickIndex(paths, 'the picked files');
+  if (indexPath === null) return withoutIndex('the picked files', paths, (name) => /** @type {File} */ (byPath.get(name)));
+  const indexFile = /** @type {File} */ (byPath.get(indexPath));
+  if (indexFile.size > INDEX_LIMIT_BYTES) throw indexTooLarge(indexFile.size);
+  const index = parseIndex(new Uint8Array(await indexFile.arrayBuffer()), indexPath);
+  const folder = indexPath.slice(0, indexPath.lastIndexOf('/') + 1);
+  const inFolder = paths.filter((p) => p.startsWith(folder)).map((p) => p.slice(folder.length));
+  return withIndex(indexPath, index, (name) => {
+    const file = byPath.get(folder + name);
+    if (!file) throw new Error(`it is not among the picked files (pick the folder that holds ${indexPath}, or every file of the model)`);
+    return file;
+  }, inFolder);
+}
+
+async function fromPath(path) {
+  // A variable specifier keeps bundlers from following this import into node:fs.
+  const nodeFiles = '../source/node_files.js';
+  const node = await import(/* @vite-ignore */ /* webpackIgnore: true */ nodeFiles);
+  let what;
+  try {
+    what = await node.describePath(path);
+  } catch (cause) {
+    throw invalidIndex(`cannot read ${path}: ${cause instanceof Error ? cause.message : cause}`, cause);
+  }
+  const inFolder = (/** @type {string} */ folder) => (/** @type {string} */ name) => node.pathSource(node.join(folder, name));
+  if (what.folder) {
+    if (what.files.includes(PIPELINE_INDEX)) throw isPipeline(path);
+    const indexName = pickIndex(what.files, path);
+    if (indexName === null) return withoutIndex(path, what.files, inFolder(path));
+    return fromPath(node.join(path, indexName));
+  }
+  if (what.size > INDEX_LIMIT_BYTES) throw indexTooLarge(what.size);
+  const index = parseIndex(await node.readWhole(path), path);
+  const folder = node.join(path, '..');
+  const listing = await node.describePath(folder);
+  return withIndex(path, index, inFolder(folder), listing.folder ? listing.files : []);
+}
+
+function fromParts(source) {
+  const { index, resolve } = source;
+  if (typeof resolve !== 'function') throw new TypeError('source.resolve must be a function (shard name -> a source openSafetensors takes)');
+  return (async () => {
+    let value = index;
+    if (typeof Blob !== 'undefined' && index instanceof Blob) {
+      if (index.size > INDEX_LIMIT_BYTES) throw indexTooLarge(index.size);
+      value = new Uint8Array(await index.arrayBuffer());
+    } else if (index === null || (typeof index !== 'object' && typeof index !== 'string')) {
+      throw new TypeError('source.index must be the index as an object, a JSON string or a Blob');
+    }
+    return withIndex('the index', parseIndex(value, 'the index'), resolve, []);
+  })();
+}
+
+const isFileList = (source) => typeof FileList !== 'undefined' && source instanceof FileList;
+
+/**
+ * @param {unknown} source see openSafetensorsIndex
+ * @param {{ fetch?: typeof fetch, headers?: HeadersInit, signal?: AbortSignal }} options
+ * @returns {Promise<ModelFiles>}
+ */
+export async function locateModel(source, options) {
+  if (isHttpUrl(source)) return fromUrl(/** @type {string | URL} */ (source), options);
+  if (Array.isArray(source) || isFileList(source)) return fromFiles(/** @type {File[]} */ ([...(/** @type {any} */ (source))]));
+  if (typeof source === 'string') {
+    if (!isNode()) throw new TypeError(`expected an http:// or https:// URL of an index, got ${JSON.stringify(source.slice(0, 100))}`);
+    return fromPath(source);
+  }
+  if (source !== null && typeof source === 'object' && 'index' in source) return fromParts(source);
+  throw new TypeError('expected the URL of a .safetensors.index.json, picked files (FileList or File[]), a path (Node) or { index, resolve }');
+}

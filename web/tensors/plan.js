@@ -1,0 +1,73 @@
+// What getTensor will do for one tensor and one set of options: the byte range to read,
+// the array to return and how each chunk of bytes becomes array elements. Pure JS; the
+// dtype's facts come from the core's table (web/core/tables.js).
+import { SafetensorsError } from '../core/errors.js';
+
+// JavaScript's typed arrays by the storage names of the core's dtype table
+// (cpp/wasm/core_tables.cpp): dtypes whose bytes already are these arrays' elements.
+export const TYPED_ARRAYS = {
+  Uint8: Uint8Array, Int8: Int8Array, Uint16: Uint16Array, Int16: Int16Array, Uint32: Uint32Array,
+  Int32: Int32Array, BigUint64: BigUint64Array, BigInt64: BigInt64Array, Float32: Float32Array, Float64: Float64Array,
+};
+
+export const AS_VALUES = ['native', 'float32', 'raw'];
+
+function rowRange(tensor, rows) {
+  const { shape, name } = tensor;
+  if (rows === undefined) return null;
+  if (!Array.isArray(rows) || rows.length !== 2 || !rows.every(Number.isSafeInteger)) {
+    throw new TypeError('options.rows must be [start, end], two integers');
+  }
+  if (shape.length === 0) {
+    throw new RangeError(`options.rows: tensor "${name}" is a scalar (shape []), it has no rows`);
+  }
+  const [start, end] = rows;
+  if (start < 0 || end < start || end > shape[0]) {
+    throw new RangeError(`options.rows [${start}, ${end}] is outside tensor "${name}" (shape [${shape.join(', ')}]): need 0 <= start <= end <= ${shape[0]}`);
+  }
+  return [start, end];
+}
+
+/**
+ * @param {{ name: string, shape: number[], dataOffsets: [number, number] }} tensor
+ * @param {{ name: string, index: number, bits: number, unitBytes: number, unitElements: number, storage: string }} dtype
+ *   the tensor's row of the core's dtype table
+ * @param {number} dataStart 8 + N
+ * @param {{ as?: string, rows?: [number, number] }} options
+ * @returns {{ offset: number, byteLength: number, ArrayType: { new(length: number): any, BYTES_PER_ELEMENT: number, name: string },
+ *   length: number, kind: 'copy' | 'float32' | 'bool', unitBytes: number, unitElements: number, dtype: number }}
+ */
+export function planTensorRead(tensor, dtype, dataStart, options) {
+  const as = options.as ?? 'native';
+  if (!AS_VALUES.includes(as)) throw new TypeError(`options.as must be one of ${AS_VALUES.map((v) => `'${v}'`).join(', ')}, got ${String(as)}`);
+  const { name } = tensor;
+  const { bits, storage } = dtype;
+  const total = tensor.dataOffsets[1] - tensor.dataOffsets[0];
+  let offset = dataStart + tensor.dataOffsets[0];
+  let byteLength = total;
+  let elements = (total * 8) / bits;
+  const range = rowRange(tensor, options.rows);
+  if (range !== null) {
+    const rowElements = tensor.shape[0] === 0 ? 0 : elements / tensor.shape[0];
+    const [startBits, endBits] = range.map((r) => r * rowElements * bits);
+    if (startBits % 8 !== 0 || endBits % 8 !== 0) {
+      throw new RangeError(`options.rows [${range}] of ${dtype.name} tensor "${name}" would start or end inside a byte (${rowElements} elements of ${bits} bits per row); choose rows on byte boundaries`);
+    }
+    offset += startBits / 8;
+    byteLength = (endBits - startBits) / 8;
+    elements = (range[1] - range[0]) * rowElements;
+  }
+
+  const base = { offset, byteLength, dtype: dtype.index };
+  const copy = (ArrayType) => ({ ...base, ArrayType, length: byteLength / ArrayType.BYTES_PER_ELEMENT, kind: /** @type {const} */ ('copy'), unitBytes: 1, unitElements: 1 });
+  const converted = (/** @type {'float32' | 'bool'} */ kind, ArrayType) => ({ ...base, ArrayType, length: elements, kind, unitBytes: dtype.unitBytes, unitElements: dtype.unitElements });
+  if (as === 'raw' || (as === 'native' && storage === 'packed')) return copy(Uint8Array);
+  if (storage === 'packed') {
+    throw new SafetensorsError('UnsupportedConversion', `tensor "${name}" is ${dtype.name}, which has no float32 conversion here (how writers pack 6-bit floats into bytes is not settled); read it with { as: 'raw' }`, { tensor: name });
+  }
+  if (as === 'native' && storage === 'bool') return converted('bool', Uint8Array);
+  const same = TYPED_ARRAYS[storage];
+  // float32: bytes that are float32 already (F32, C64) are copied; everything else converted.
+  if (same === Float32Array || (as === 'native' && same)) return copy(same);
+  return converted('float32', Float32Array);
+}

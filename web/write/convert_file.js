@@ -1,0 +1,100 @@
+// st.convert({ to }): the file rewritten with its float tensors as F16 or BF16, laid out as
+// the reference writer lays out those tensors. Converted tensors stream through the core's
+// rounding kernels (cpp/convert/narrow_float.h) a chunk at a time; the others are copied
+// (as slices of a Blob, when the file is one).
+import { initSafetensors } from '../core/modules.js';
+import { chunksUntilAborted, throwIfAborted } from '../core/abort.js';
+import { SCRATCH_INPUT_BYTES } from '../tensors/decode.js';
+import { checkWritten, headerBytes, metadataJson, referenceOrder, writeParts } from './writer.js';
+
+export const CONVERT_TARGETS = ['F16', 'BF16'];
+
+/**
+ * The converted bytes of one tensor, chunk by chunk: source chunks are copied into a heap
+ * buffer (carrying elements split between chunks), rounded by the core into a second one,
+ * and copied out.
+ * @param {import('../core/modules.js').Core} core
+ * @param {any} source
+ * @param {{ offset: number, length: number, from: any, to: any }} job
+ * @param {{ signal?: AbortSignal, onBytes: (n: number) => void }} options
+ * @returns {AsyncGenerator<Uint8Array>}
+ */
+async function* convertedChunks(core, source, job, options) {
+  const inBytes = job.from.bits / 8;
+  const capacity = SCRATCH_INPUT_BYTES - (SCRATCH_INPUT_BYTES % inBytes);
+  const inPtr = core.malloc(capacity, 'the conversion input buffer');
+  let outPtr = 0;
+  try {
+    outPtr = core.malloc((capacity / inBytes) * 2, 'the conversion output buffer');
+    let filled = 0;
+    for await (const chunk of chunksUntilAborted(source.chunks(job.offset, job.length, options.signal), options.signal)) {
+      for (let at = 0; at < chunk.byteLength;) {
+        const n = Math.min(capacity - filled, chunk.byteLength - at);
+        const out = core.call((m) => {
+          m.HEAPU8.set(chunk.subarray(at, at + n), inPtr + filled);
+          const count = Math.floor((filled + n) / inBytes);
+          if (count === 0) return null;
+          m._narrowFloats(job.from.index, job.to.index, inPtr, outPtr, count);
+          m.HEAPU8.copyWithin(inPtr, inPtr + count * inBytes, inPtr + filled + n);
+          return m.HEAPU8.slice(outPtr, outPtr + 2 * count);
+        });
+        filled = filled + n - (out ? out.byteLength / 2 : 0) * inBytes;
+        at += n;
+        if (out) yield out;
+      }
+      options.onBytes(chunk.byteLength);
+      throwIfAborted(options.signal);
+    }
+  } finally {
+    core.free(inPtr);
+    if (outPtr) core.free(outPtr);
+  }
+}
+
+/**
+ * @param {import('../index.js').SafetensorsFile} file
+ * @param {{ size: number, chunks(offset: number, length: number, signal?: AbortSignal): AsyncIterable<Uint8Array> }} source
+ * @param {(begin: number, end: number) => Blob | Uint8Array | null} slice the file's bytes without reading them, or null
+ * @param {{ to: string, tensors?: (name: string) => boolean, path?: string, signal?: AbortSignal,
+ *   onProgress?: (done: number, total: number) => void }} options
+ */
+export async function convertFile(file, source, slice, options) {
+  const { to, tensors: wanted, path, signal, onProgress } = options;
+  if (!CONVERT_TARGETS.includes(to)) throw new TypeError(`options.to must be ${CONVERT_TARGETS.map((t) => `'${t}'`).join(' or ')}`);
+  if (wanted !== undefined && typeof wanted !== 'function') throw new TypeError('options.tensors must be a function (name) => boolean');
+  throwIfAborted(signal);
+  const core = await initSafetensors();
+  const dtypes = new Map(core.tables.dtypes.map((d) => [/** @type {string} */ (d.name), d]));
+  const target = /** @type {any} */ (dtypes.get(to));
+  const entries = file.tensors.map((t) => {
+    const from = /** @type {any} */ (dtypes.get(t.dtype));
+    const convert = from !== target && core.call((m) => m._canNarrow(from.index, target.index)) && (wanted?.(t.name) ?? true);
+    const length = t.dataOffsets[1] - t.dataOffsets[0];
+    const size = convert ? (length / (from.bits / 8)) * 2 : length;
+    return { name: t.name, shape: t.exactShape ?? t.shape, dtype: convert ? target : from, from, convert, offset: file.dataStart + t.dataOffsets[0], length, size };
+  });
+  entries.sort(referenceOrder);
+  let at = 0;
+  const laid = entries.map((e) => ({ ...e, begin: at, end: (at += e.size) }));
+  const header = headerBytes(metadataJson(file.metadata), laid);
+  await checkWritten(header, header.byteLength + at);
+  const total = laid.reduce((sum, e) => sum + (e.convert ? e.length : 0), 0);
+  let done = 0;
+  const onBytes = (/** @type {number} */ n) => onProgress?.((done += n), total);
+  if (total === 0) onProgress?.(0, 0);
+  const converted = (/** @type {any} */ e) => convertedChunks(core, source, { offset: e.offset, length: e.length, from: e.from, to: target }, { signal, onBytes });
+  if (path !== undefined) {
+    const parts = laid.map((e) => (e.convert ? converted(e) : slice(e.offset, e.offset + e.length) ?? source.chunks(e.offset, e.length, signal)));
+    await writeParts(path, [header, ...parts], signal);
+    return undefined;
+  }
+  /** @type {(Uint8Array | Blob)[]} */
+  const parts = [header];
+  for (const e of laid) {
+    const copy = e.convert ? null : slice(e.offset, e.offset + e.length);
+    if (copy) parts.push(copy);
+    else for await (const chunk of e.convert ? converted(e) : source.chunks(e.offset, e.length, signal)) parts.push(chunk.slice());
+  }
+  throwIfAborted(signal);
+  return new Blob(/** @type {BlobPart[]} */ (parts));
+}
