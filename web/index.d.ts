@@ -134,8 +134,7 @@ export interface TensorReader {
   /**
    * One tensor (or `rows` of it) as converted pieces, read and converted a chunk at a time
    * (`chunkBytes` of input, default 1 MiB): `offset` is the index of `values[0]` in the whole
-   * tensor. `values` is a view on reused memory (a stream lane's WebAssembly memory when 8 MiB or
-   * more are converted), valid until the next step: copy (`slice()`) or upload it before
+   * tensor. `values` is a view on one reused array, valid until the next step: copy (`slice()`) or upload it before
    * continuing, and never transfer its buffer. Peak memory is one chunk, so tensors larger than
    * any array stream too.
    * Same `as`, `rows` and errors as getTensor. Finish or `break` the loop: that frees its buffers.

@@ -1,7 +1,7 @@
 // safetensors-wasm/worker: openInWorker(source) opens a file in one or more workers and gives
 // the read API of openSafetensors, its work done there: the page's thread only receives the
 // results, transferred (not copied). Browsers: module workers; Node: worker threads.
-import { isNode } from './core/modules.js';
+import { isNode } from './core/platform.js';
 import { SafetensorsError, errorText } from './core/errors.js';
 import { throwIfAborted } from './core/abort.js';
 

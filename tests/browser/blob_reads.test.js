@@ -1,19 +1,18 @@
 // Reading a picked File in Chromium through a BYOB reader into two reused buffers
 // (web/source/byte_source.js): the chunks reuse their buffers, and tensors read through them (into
-// arrays, as streamed pieces on a lane, in one batch) have exactly the bytes Node decodes.
+// arrays, as streamed pieces, in one batch) have exactly the bytes Node decodes.
 import { describe, expect, test } from 'vitest';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { demoBrowser, openDemo } from './demo_browser.js';
 import { openSafetensors } from '../../web/index.js';
 import { BLOB_READ_BYTES } from '../../web/source/byte_source.js';
-import { LANE_MIN_BYTES } from '../../web/tensors/decode.js';
 import { pseudoRandomBytes } from '../../tools/write_safetensors.js';
 import { layoutFile } from '../js/fixtures.js';
 
-// Odd sizes and gaps: tensors start at odd offsets and end inside a read buffer. "half" is
-// large enough to stream on a lane (web/core/modules.js).
-const HALF = LANE_MIN_BYTES / 2 + 4097;
+// Odd sizes and gaps: tensors start at odd offsets and end inside a read buffer; "half" spans
+// many read buffers and conversion chunks.
+const HALF = (4 << 20) + 4097;
 const TENSORS = [
   { name: 'half', dtype: 'F16', shape: [HALF], data: pseudoRandomBytes(2 * HALF, 21), gap: 3 },
   { name: 'brain', dtype: 'BF16', shape: [3 * BLOB_READ_BYTES / 2 + 11], data: pseudoRandomBytes(3 * BLOB_READ_BYTES + 22, 22), gap: 1 },

@@ -5,7 +5,7 @@ import { open, writeFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { initSafetensors, openSafetensors, validateSafetensors, SafetensorsError } from '../../web/index.js';
-import { SWOLLEN_HEAP_BYTES } from '../../web/core/modules.js';
+import { SWOLLEN_HEAP_BYTES } from '../../web/core/wasm_module.js';
 import { writeSafetensors } from '../../tools/write_safetensors.js';
 import { rawFile } from './fixtures.js';
 

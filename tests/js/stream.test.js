@@ -2,7 +2,6 @@
 // decoding path as getTensor; a tensor larger than any array streams in bounded memory.
 import { describe, expect, test } from 'vitest';
 import { initSafetensors, openSafetensors, serializeSafetensors } from '../../web/index.js';
-import { LANE_MIN_BYTES } from '../../web/tensors/decode.js';
 import { rejection } from './fixtures.js';
 
 /** Every piece's values copied out, in order, and the facts of each step. */
@@ -118,16 +117,18 @@ describe('streamTensor', () => {
   const bits = (a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
   const f16File = async (n) => new Blob([await (await serializeSafetensors({ w: { dtype: 'F16', shape: [n], data: Uint16Array.from({ length: n }, (_, i) => (i * 40503) & 0x7bff) } })).arrayBuffer()]);
 
-  test('converted pieces are views of a lane of their own (no copy out): the shared heap growing between steps leaves them whole', async () => {
+  const STREAM_ELEMENTS = 4 << 20; // 8 MiB of F16
+
+  test('converted pieces are copies in one reused array of their own: the shared heap growing between steps leaves them whole', async () => {
     const core = await initSafetensors();
-    const st = await openSafetensors(await f16File(LANE_MIN_BYTES / 2)); // large enough for a lane
+    const st = await openSafetensors(await f16File(STREAM_ELEMENTS));
     const expected = await st.getTensor('w');
     let seen = 0;
+    const buffers = new Set();
     for await (const { offset, values } of st.streamTensor('w', { chunkBytes: 2 << 20 })) {
-      // A lane's memory (16 MiB or more), not the shared heap, and not a reused array (a
-      // copy: 4 MiB of float32 for 2 MiB of F16).
+      // Not the shared heap: a reused array of 4 MiB of float32 for 2 MiB of F16.
       expect(values.buffer).not.toBe(core.heap.buffer);
-      expect(values.buffer.byteLength).toBeGreaterThanOrEqual(16 << 20);
+      buffers.add(values.buffer);
       const before = core.heap.buffer.byteLength;
       core.free(core.malloc(before, 'a growth of the shared heap')); // as another call could, between two steps
       expect(core.heap.buffer.byteLength).toBeGreaterThan(before);
@@ -136,10 +137,11 @@ describe('streamTensor', () => {
       seen += values.length;
     }
     expect(seen).toBe(expected.length);
+    expect([...buffers].map((b) => b.byteLength)).toEqual([4 << 20]);
   });
 
-  test('more streams at once than lanes: each gives the tensor, those past the lanes copying out of the shared heap', async () => {
-    const st = await openSafetensors(await f16File(LANE_MIN_BYTES / 2));
+  test('seven streams at once: each gives the tensor through a reused array of its own', async () => {
+    const st = await openSafetensors(await f16File(STREAM_ELEMENTS));
     const expected = await st.getTensor('w');
     const streams = Array.from({ length: 7 }, () => st.streamTensor('w', { chunkBytes: 1 << 20 })[Symbol.asyncIterator]());
     const got = streams.map(() => new Float32Array(expected.length));
@@ -155,24 +157,8 @@ describe('streamTensor', () => {
       }
     }
     for (const array of got) expect(bits(array).equals(bits(expected))).toBe(true);
-    const core = await initSafetensors();
-    // Each stream's pieces share one buffer: a lane's memory (16 MiB or more, never grown while
-    // it streams) or, past the lanes, a reused array (2 MiB of float32 for 1 MiB of F16).
-    const kinds = buffers.map((set) => {
-      if (set.size !== 1) return 'several';
-      const [buffer] = set;
-      if (buffer === core.heap.buffer) return 'shared heap';
-      return buffer.byteLength >= 16 << 20 ? 'lane' : buffer.byteLength === 2 << 20 ? 'copy' : 'other';
-    });
-    expect(kinds.filter((k) => k === 'lane')).toHaveLength(4);
-    expect(kinds.filter((k) => k === 'copy')).toHaveLength(3);
-  });
-
-  test(`streams of less than ${LANE_MIN_BYTES >> 20} MiB copy their pieces out of the shared heap (a lane would cost more than it saves)`, async () => {
-    const st = await openSafetensors(await f16File(LANE_MIN_BYTES / 2 - 1));
-    const expected = await st.getTensor('w');
-    const { pieces, buffers } = await collect(st.streamTensor('w', { chunkBytes: 1 << 20 }));
-    expect([...buffers].map((b) => b.byteLength)).toEqual([2 << 20]);
-    expect(bits(concat(pieces, Float32Array)).equals(bits(expected))).toBe(true);
+    // Each stream's pieces share one buffer (2 MiB of float32 for 1 MiB of F16), none another's.
+    for (const set of buffers) expect([...set].map((b) => b.byteLength)).toEqual([2 << 20]);
+    expect(new Set(buffers.flatMap((set) => [...set])).size).toBe(7);
   });
 });

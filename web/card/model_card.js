@@ -1,9 +1,9 @@
 // The model card of an opened file, built by the card module (loaded on the first card asked
 // for) from the header table the core gave JS at open: nothing is parsed twice, nothing is
 // read from the file, and changes to the file's JS objects do not change its card. The module
-// tree is built apart, on the first read of `card.modules` (web/header/header_table.js, cardObject).
+// tree is built apart, on the first read of `card.modules` (web/card/card_table.js, cardObject).
 import { loadCardModule, loadedCardModule } from '../core/modules.js';
-import { decodeCardTable, decodeModuleTreeTable } from '../header/header_table.js';
+import { decodeCardTable, decodeModuleTreeTable } from './card_table.js';
 import { SafetensorsError } from '../core/errors.js';
 
 const versionMismatch = () => new SafetensorsError('InternalError',
@@ -12,7 +12,7 @@ const versionMismatch = () => new SafetensorsError('InternalError',
 /**
  * Runs `build(module, ptr)` on a copy of the header table in the card module's heap; returns a
  * copy of the table it gives.
- * @param {import('../core/modules.js').WasmModule} card
+ * @param {import('../core/wasm_module.js').WasmModule} card
  * @param {Uint8Array} headerTable
  * @param {(module: any, ptr: number) => Uint8Array | null} build
  * @param {string} what

@@ -1,24 +1,17 @@
-// Loads the wasm modules and runs every call into them through one guard: a trap inside a
-// wasm becomes a typed error and that module is let go, so the next call gets a fresh one.
-// Two modules: the core (always) and the model card's (cpp/wasm/bindings.cpp), loaded on the
-// first card asked for, so that pages that only open and decode never download it.
+// Loads the wasm modules, each once, with the options initSafetensors was given; a module let
+// go after a trap (web/core/wasm_module.js) is loaded again by its next use. Two modules: the
+// core (always) and the model card's (cpp/wasm/bindings.cpp), loaded on the first card asked
+// for, so that pages that only open and decode never download it.
 import createSafetensorsCore from '../wasm/safetensors_core.js';
-import { decodeCoreTables } from './tables.js';
 import { SafetensorsError, errorText } from './errors.js';
+import { isNode } from './platform.js';
+import { Core, WasmModule } from './wasm_module.js';
 
 // Written out so that bundlers see and copy the .wasm files (new URL + import.meta.url).
 const WASM_URL = new URL('../wasm/safetensors_core.wasm', import.meta.url);
 const CARD_WASM_URL = new URL('../wasm/safetensors_card.wasm', import.meta.url);
 
-/** A heap grown past this by a huge header is let go (WebAssembly memory never shrinks). */
-export const SWOLLEN_HEAP_BYTES = 256 * 2 ** 20;
-
 let initOptions = {}; // initSafetensors' options: every load, reloads included, uses them
-
-/** True in Node (also in its worker threads). */
-export function isNode() {
-  return typeof process === 'object' && typeof process.versions?.node === 'string';
-}
 
 function checkBinary(value, name) {
   if (value !== undefined && !(value instanceof ArrayBuffer || value instanceof Uint8Array)) {
@@ -45,7 +38,7 @@ class ModuleSlot {
    * @param {URL} url where the .wasm is, beside this file
    * @param {'wasmBinary' | 'cardWasmBinary'} binaryOption the initSafetensors option with its bytes
    * @param {() => Promise<(options: object) => Promise<any>>} factory the Emscripten factory
-   * @param {new (module: any, slot: ModuleSlot<C>) => C} CoreClass
+   * @param {new (module: any, slot: ModuleSlot<any>) => C} CoreClass
    */
   constructor(name, url, binaryOption, factory, CoreClass) {
     this.name = name;
@@ -113,91 +106,6 @@ class ModuleSlot {
   }
 }
 
-function outOfMemory(what, cause) {
-  return new SafetensorsError('OutOfMemory', `${what}: more WebAssembly memory than could be had`, { cause });
-}
-
-/** One loaded module and the guarded ways into it. */
-export class WasmModule {
-  /**
-   * @param {any} module
-   * @param {ModuleSlot<any>} slot
-   */
-  constructor(module, slot) {
-    this.module = module;
-    this.slot = slot;
-    this.dropped = false;
-  }
-
-  /**
-   * Runs `fn(module)`. A trap (a RuntimeError from inside the wasm) becomes OutOfMemory or
-   * InternalError and lets this module go; other errors pass unchanged.
-   * @template T
-   * @param {(module: any) => T} fn
-   * @param {string} [what] what is being done, for an out-of-memory message
-   * @returns {T}
-   */
-  call(fn, what) {
-    try {
-      return fn(this.module);
-    } catch (error) {
-      if (!(error instanceof WebAssembly.RuntimeError)) throw error;
-      this.drop();
-      if (/OOM|alloc|memory/i.test(error.message)) throw outOfMemory(what ?? `the WebAssembly ${this.slot.name}`, error);
-      throw new SafetensorsError('InternalError', `the WebAssembly ${this.slot.name} stopped (${error.message}); it is reloaded for the next call`, { cause: error });
-    }
-  }
-
-  /** Cleanup that must not hide the error that led to it: skipped once the module is let go. */
-  release(fn) {
-    if (!this.dropped) this.call(fn);
-  }
-
-  /** Lets this module go: its next use loads a fresh one. */
-  drop() {
-    this.dropped = true;
-    this.slot.forget(this);
-  }
-
-  /**
-   * `bytes` of heap; OutOfMemory (naming `what`) when the heap cannot grow that far.
-   * @param {number} bytes
-   * @param {string} what
-   */
-  malloc(bytes, what) {
-    const ptr = this.call((m) => m._malloc(bytes), what);
-    if (ptr === 0) throw outOfMemory(`${what} (${bytes} bytes)`);
-    return ptr;
-  }
-
-  free(ptr) {
-    this.release((m) => m._free(ptr));
-  }
-
-  get heap() {
-    return this.module.HEAPU8;
-  }
-
-  /** After a huge (likely hostile) header the heap stays at its peak: let the module go. */
-  releaseIfSwollen() {
-    if (this.heap.buffer.byteLength > SWOLLEN_HEAP_BYTES) this.drop();
-  }
-}
-
-/** The core module: also its tables and the padding its parser reads past an input. */
-export class Core extends WasmModule {
-  /**
-   * @param {any} module
-   * @param {ModuleSlot<any>} slot
-   */
-  constructor(module, slot) {
-    super(module, slot);
-    /** @type {ReturnType<typeof decodeCoreTables>} */
-    this.tables = decodeCoreTables(this.call((m) => m._coreTables().slice()));
-    this.inputPadding = this.call((m) => m._inputPadding());
-  }
-}
-
 /** @type {ModuleSlot<Core>} */
 const coreSlot = new ModuleSlot('core', WASM_URL, 'wasmBinary', async () => createSafetensorsCore, Core);
 /** @type {ModuleSlot<WasmModule>} */
@@ -213,50 +121,8 @@ const cardSlot = new ModuleSlot('card module', CARD_WASM_URL, 'cardWasmBinary', 
 export function initSafetensors(options) {
   if (options !== undefined) {
     initOptions = checkInitOptions(options);
-    idleLanes.length = 0; // instances from the old options are not reused
   }
   return coreSlot.get();
-}
-
-// Stream lanes: further instances of the core, each with memory of its own, on which
-// streamTensor converts. A lane's buffers are allocated when a stream starts and its memory
-// never grows while the stream runs, so the pieces it yields can be views of that memory (no
-// copy out; the shared core's heap may grow under other calls at any time, which would empty
-// such views). One idle lane is kept; at most MAX_LANES streams use lanes at once.
-const MAX_LANES = 4;
-const IDLE_LANES = 1;
-/** @type {WasmModule[]} */
-const idleLanes = [];
-let lanesInUse = 0;
-
-/**
- * A lane for one stream, or null when MAX_LANES are in use or no instance can be had (the
- * stream then converts on the shared core and copies its pieces out). Give it back with
- * releaseLane however the stream ends.
- * @returns {Promise<WasmModule | null>}
- */
-export async function acquireLane() {
-  for (let lane = idleLanes.pop(); lane; lane = idleLanes.pop()) {
-    if (!lane.dropped) {
-      lanesInUse++;
-      return lane;
-    }
-  }
-  if (lanesInUse >= MAX_LANES) return null;
-  lanesInUse++;
-  try {
-    return new WasmModule(await coreSlot.instantiate(), coreSlot);
-  } catch {
-    lanesInUse--;
-    return null; // the shared core (loaded, or the caller could not have a core at all) does the work
-  }
-}
-
-/** @param {WasmModule} lane from acquireLane: kept for the next stream while few are idle */
-export function releaseLane(lane) {
-  lanesInUse--;
-  lane.releaseIfSwollen();
-  if (!lane.dropped && idleLanes.length < IDLE_LANES) idleLanes.push(lane);
 }
 
 /**

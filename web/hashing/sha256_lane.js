@@ -2,7 +2,7 @@
 // range ends. A lane runs on this thread, or in a worker (web/hashing/hash_worker.js) so that the
 // hashes of one read (file, data section, tensors) use several cores. SHA-256 is hash-wasm's.
 import { SafetensorsError, errorText } from '../core/errors.js';
-import { isNode } from '../core/modules.js';
+import { isNode } from '../core/platform.js';
 
 /** A worker lane holds at most this many bytes sent but not yet hashed before update() waits. */
 export const LANE_IN_FLIGHT_BYTES = 16 << 20;

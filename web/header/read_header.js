@@ -31,7 +31,7 @@ function withHeapCopy(core, parts, fn) {
 
 /**
  * Runs the core's analysis on the file's first bytes (as readHeader read them).
- * @param {import('../core/modules.js').Core} core
+ * @param {import('../core/wasm_module.js').Core} core
  * @param {Uint8Array[]} parts the length prefix, then the header when it was read
  * @param {number} size the file's size
  * @returns {ReturnType<typeof decodeHeaderTable>}
@@ -52,7 +52,7 @@ export function analyzeHeader(core, parts, size) {
 
 /**
  * Reads the length prefix and the header, and analyses them.
- * @param {import('../core/modules.js').Core} core
+ * @param {import('../core/wasm_module.js').Core} core
  * @param {{ size: number, read(offset: number, length: number, signal?: AbortSignal): Promise<Uint8Array> }} source
  * @param {AbortSignal} [signal]
  * @returns {Promise<ReturnType<typeof decodeHeaderTable>>}

@@ -2,7 +2,7 @@
 // (a folder pick), or a path in Node (the folder or its model_index.json). Each becomes one
 // shape: the parsed model_index.json and, per component folder, its file list (null over
 // HTTP, which cannot list folders) and the sources to open its checkpoint with.
-import { isNode } from '../core/modules.js';
+import { isNode } from '../core/platform.js';
 import { errorText } from '../core/errors.js';
 import { fetchWhole, isHttpUrl } from '../source/http_source.js';
 import { INDEX_LIMIT_BYTES, indexTooLarge, invalidIndex, shardUrl } from './shard_index.js';

@@ -2,7 +2,7 @@
 // several files), a path in Node, or { index, resolve }. Each becomes one shape: the parsed
 // index (or none: then every .safetensors file is a shard) and resolve(shard name) -> a source
 // for openSafetensors. Only the index is read here.
-import { isNode } from '../core/modules.js';
+import { isNode } from '../core/platform.js';
 import { fetchWhole, isHttpUrl } from '../source/http_source.js';
 import { INDEX_LIMIT_BYTES, indexTooLarge, invalidIndex, parseIndex, shardUrl } from './shard_index.js';
 import { PIPELINE_INDEX, holdsPipeline } from './pipeline_files.js';

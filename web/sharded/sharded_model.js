@@ -5,7 +5,7 @@ import { SafetensorsError, errorText, tensorNotFound } from '../core/errors.js';
 import { throwIfAborted } from '../core/abort.js';
 import { analyzeHeader } from '../header/read_header.js';
 import { buildCard } from '../card/model_card.js';
-import { cardObject } from '../header/header_table.js';
+import { cardObject } from '../card/card_table.js';
 import { locateModel } from './shard_sources.js';
 import { unsafeShardReason } from './shard_index.js';
 import { checkShards } from './shard_checks.js';

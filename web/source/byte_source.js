@@ -3,7 +3,7 @@
 // in the file as JS numbers (exact up to 2^53). A chunk is valid until its consumer asks
 // for the next one (a Blob's chunks are views of reused buffers): consumers copy what they keep.
 import { errorText, readError } from '../core/errors.js';
-import { isNode } from '../core/modules.js';
+import { isNode } from '../core/platform.js';
 import { fromUrl, isHttpUrl } from './http_source.js';
 
 /** Bytes per read when streaming from sources that have no stream of their own. */

@@ -75,7 +75,7 @@ class RunReader {
 }
 
 /**
- * @param {import('../core/modules.js').Core} core
+ * @param {import('../core/wasm_module.js').Core} core
  * @param {any} source the file's byte source
  * @param {{ tensors: import('../index.js').TensorInfo[], dataStart: number, dtypeIndex: ArrayLike<number>, byName: () => Map<string, number> }} file
  * @param {string[] | undefined} names

@@ -1,7 +1,7 @@
 // The optional data scan of validateSafetensors: streams the data section once, in file
 // order, feeding each tensor's bytes to the core's scanner through a bounded heap buffer.
 // The counts and the findings (NonFiniteValues, AllZeroTensor) come from the core.
-import { readRanges } from './heap_stream.js';
+import { readRanges } from '../source/read_ranges.js';
 import { TableReader, readFindings } from '../core/table_reader.js';
 
 /** Bytes copied into the wasm heap per scanner call. */
@@ -51,7 +51,7 @@ class TensorWalker {
 /**
  * Scans every tensor of a loadable file's report. With `hashing` (a hash pass over the file
  * or its data section), the same read feeds the hashes too.
- * @param {import('../core/modules.js').Core} core
+ * @param {import('../core/wasm_module.js').Core} core
  * @param {{ chunks(offset: number, length: number): AsyncIterable<Uint8Array> }} source
  * @param {ReturnType<typeof import('../header/header_table.js').decodeHeaderTable>} report
  * @param {{ signal?: AbortSignal, onProgress?: (done: number, total: number) => void }} options

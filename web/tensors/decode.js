@@ -1,20 +1,11 @@
 // Streams one tensor's bytes into its typed array. Chunks that need converting pass
 // through a bounded scratch area in the wasm heap; the result is built in JS memory, or, when
-// streamed, its pieces are views of a stream lane's memory (web/core/modules.js).
+// streamed, in one reused array whose pieces are handed out in turn.
 import { chunksUntilAborted, throwIfAborted } from '../core/abort.js';
 import { SafetensorsError } from '../core/errors.js';
-import { acquireLane, releaseLane } from '../core/modules.js';
 
 /** Input bytes converted per wasm call; the heap scratch is this plus its float32 output. */
 export const SCRATCH_INPUT_BYTES = 1 << 20;
-
-/**
- * Streams converting at least this many bytes run on a stream lane (web/core/modules.js): no copy out
- * of the heap (8-17% faster on 32 MiB of F16 in Chromium before BYOB reads, about even since:
- * BENCHMARKS.md), for a lane's first creation (about 15-20 ms in Chromium, 2-6 ms in Node)
- * that smaller streams would not earn back.
- */
-export const LANE_MIN_BYTES = 8 << 20;
 
 function allocateResult(plan, tensor, into) {
   const { ArrayType, length } = plan;
@@ -47,12 +38,11 @@ function outputBytesPerUnit(plan) {
  * from `source` and yields `{ offset, values }` pieces, `offset` being the index of values[0]
  * in the whole result. With `target` (the result array), pieces are written into it and
  * `values` is a view of it; without, `values` is a view on reused memory of at most
- * `chunkBytes` worth of input, valid until the next step: a stream lane's output buffer when
- * converting (web/core/modules.js: no copy out; on the shared core, copied out to one reused array,
- * when no lane can be had), else one reused array. Conversions go through two heap
+ * `chunkBytes` worth of input, valid until the next step: one reused array (converted pieces
+ * are copied out of the heap into it). Conversions go through two heap
  * scratch areas (freed when the generator ends, however it ends); bytes that already are
  * the result's elements are copied, carrying a unit split between chunks.
- * @param {import('../core/modules.js').Core} core
+ * @param {import('../core/wasm_module.js').Core} core
  * @param {{ chunks(offset: number, length: number, signal?: AbortSignal): AsyncIterable<Uint8Array> }} source
  * @param {ReturnType<typeof import('./plan.js').planTensorRead>} plan
  * @param {{ signal?: AbortSignal, onProgress?: (done: number, total: number) => void, target?: any, chunkBytes?: number }} options
@@ -68,10 +58,7 @@ export async function* decodePieces(core, source, plan, options) {
   const requested = options.chunkBytes ?? SCRATCH_INPUT_BYTES;
   const capacity = Math.max(unitBytes, requested - (requested % unitBytes));
   const outPerUnit = copying ? unitBytes : outputBytesPerUnit(plan);
-  // Converting without a target: on a lane of its own, whose output the pieces are views of.
-  const lane = !target && !copying && plan.byteLength >= LANE_MIN_BYTES ? await acquireLane() : null;
-  const wasm = lane ?? core;
-  const reused = target || lane ? null : new plan.ArrayType((capacity / unitBytes) * unitElements);
+  const reused = target ? null : new plan.ArrayType((capacity / unitBytes) * unitElements);
   // Copying: bytes gather in the reused array (or go straight into the target); converting: in the heap.
   let inPtr = 0;
   let outPtr = 0;
@@ -81,8 +68,8 @@ export async function* decodePieces(core, source, plan, options) {
   let done = 0;
   try {
     if (!copying) {
-      inPtr = wasm.malloc(capacity, 'the conversion input buffer');
-      outPtr = wasm.malloc((capacity / unitBytes) * outPerUnit, 'the conversion output buffer');
+      inPtr = core.malloc(capacity, 'the conversion input buffer');
+      outPtr = core.malloc((capacity / unitBytes) * outPerUnit, 'the conversion output buffer');
     }
     const targetBytes = target && copying ? new Uint8Array(target.buffer, target.byteOffset, target.byteLength) : null;
     const reusedBytes = reused && copying ? new Uint8Array(reused.buffer) : null;
@@ -116,23 +103,22 @@ export async function* decodePieces(core, source, plan, options) {
             /** @type {Uint8Array} */ (reusedBytes).copyWithin(0, used, filled + n);
             filled = filled + n - used;
           } else {
-            let converted = null; // the piece in the heap
-            units = wasm.call((m) => {
+            units = core.call((m) => {
               m.HEAPU8.set(piece, inPtr + filled);
               const count = Math.floor((filled + n) / unitBytes);
               if (count === 0) return 0;
               const outBytes = count * outPerUnit;
               if (plan.kind === 'bool') m._normalizeBool(inPtr, outPtr, count);
               else m._convertToF32(plan.dtype, inPtr, outPtr, count * unitElements);
-              converted = plan.kind === 'bool' ? m.HEAPU8.subarray(outPtr, outPtr + outBytes) : m.HEAPF32.subarray(outPtr >>> 2, (outPtr + outBytes) >>> 2);
-              if (!lane) (target ?? reused).set(converted, target ? written : 0);
+              const converted = plan.kind === 'bool' ? m.HEAPU8.subarray(outPtr, outPtr + outBytes) : m.HEAPF32.subarray(outPtr >>> 2, (outPtr + outBytes) >>> 2);
+              (target ?? reused).set(converted, target ? written : 0);
               m.HEAPU8.copyWithin(inPtr, inPtr + count * unitBytes, inPtr + filled + n);
               return count;
             });
             filled = filled + n - units * unitBytes;
             if (units === 0) continue;
             const elements = units * unitElements;
-            yield { offset: written, values: target ? target.subarray(written, written + elements) : lane ? converted : /** @type {any} */ (reused).subarray(0, elements) };
+            yield { offset: written, values: target ? target.subarray(written, written + elements) : /** @type {any} */ (reused).subarray(0, elements) };
             throwIfAborted(signal);
             written += elements;
             continue;
@@ -147,16 +133,15 @@ export async function* decodePieces(core, source, plan, options) {
     if (total === 0) onProgress?.(0, 0);
     throwIfAborted(signal);
   } finally {
-    if (inPtr) wasm.free(inPtr);
-    if (outPtr) wasm.free(outPtr);
-    if (lane) releaseLane(lane);
+    if (inPtr) core.free(inPtr);
+    if (outPtr) core.free(outPtr);
   }
 }
 
 /**
  * Reads plan.byteLength bytes at plan.offset from `source` and returns the typed array:
  * decodePieces writing into the result.
- * @param {import('../core/modules.js').Core} core
+ * @param {import('../core/wasm_module.js').Core} core
  * @param {{ chunks(offset: number, length: number): AsyncIterable<Uint8Array> }} source
  * @param {ReturnType<typeof import('./plan.js').planTensorRead>} plan
  * @param {{ name: string, shape: number[] }} tensor

@@ -13,7 +13,7 @@ export const CONVERT_TARGETS = ['F16', 'BF16'];
  * The converted bytes of one tensor, chunk by chunk: source chunks are copied into a heap
  * buffer (carrying elements split between chunks), rounded by the core into a second one,
  * and copied out.
- * @param {import('../core/modules.js').Core} core
+ * @param {import('../core/wasm_module.js').Core} core
  * @param {any} source
  * @param {{ offset: number, length: number, from: any, to: any }} job
  * @param {{ signal?: AbortSignal, onBytes: (n: number) => void }} options

@@ -5,7 +5,8 @@
 // hash map); entries {"dtype","shape","data_offsets"}; the header padded with spaces to a
 // multiple of 8. JSON.stringify escapes strings exactly as serde_json does: `"`, `\` and
 // control characters only (\b \t \n \f \r, else \u00xx in lowercase hex).
-import { initSafetensors, isNode } from '../core/modules.js';
+import { initSafetensors } from '../core/modules.js';
+import { isNode } from '../core/platform.js';
 import { SafetensorsError } from '../core/errors.js';
 import { analyzeHeader } from '../header/read_header.js';
 import { TYPED_ARRAYS } from '../tensors/plan.js';

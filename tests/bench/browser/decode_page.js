@@ -1,7 +1,6 @@
 // Runs inside Chromium (driven by tests/bench/browser_decode.bench.js): decodes the F16
 // tensor "w" of the picked file in several ways, alternating, and returns the timings.
 import { openSafetensors, validateSafetensors } from '../../../web/index.js';
-import { acquireLane, releaseLane } from '../../../web/core/modules.js';
 import { plainScan16 } from '../plain_scan.js';
 import { roundOrder } from '../round_order.js';
 
@@ -80,22 +79,10 @@ window.runBench = async (rounds, warmup) => {
       return out;
     },
     // Each piece touched, as an upload (writeBuffer) or a reduction would use it.
-    "streamTensor (pieces: views of a lane's memory)": async () => {
+    'streamTensor (pieces in one reused array)': async () => {
       let n = 0;
       for await (const { values } of st.streamTensor('w')) n += values.length + values[0] * 0;
       return n;
-    },
-    // The path streams took before lanes (web/core/modules.js): every lane held (untimed), so the
-    // stream converts on the shared core and copies each piece out.
-    'streamTensor, copying each piece out (every lane held)': async () => {
-      const held = [];
-      for (let lane = await acquireLane(); lane; lane = await acquireLane()) held.push(lane);
-      const start = performance.now();
-      let n = 0;
-      for await (const { values } of st.streamTensor('w')) n += values.length + values[0] * 0;
-      const ms = performance.now() - start;
-      for (const lane of held) releaseLane(lane);
-      return { ms, n };
     },
     'read only: slice().stream()': async () => {
       let n = 0;
@@ -134,7 +121,7 @@ window.runScanBench = async (rounds, warmup) => {
     'validateSafetensors(file, { scanData: true })': () => validateSafetensors(file, { scanData: true }),
     'plain JS: slice().arrayBuffer() + Uint16Array loop': plain,
     // Each piece touched, as an upload (writeBuffer) or a reduction would use it.
-    "streamTensor (pieces: views of a lane's memory)": async () => {
+    'streamTensor (pieces in one reused array)': async () => {
       let n = 0;
       for await (const { values } of st.streamTensor('w')) n += values.length + values[0] * 0;
       return n;

@@ -1,0 +1,65 @@
+// The methods of an opened file that describe it: describe (the model card) and hash.
+import { tensorNotFound } from '../core/errors.js';
+import { throwIfAborted } from '../core/abort.js';
+import { initSafetensors } from '../core/modules.js';
+import { cardObject } from '../card/card_table.js';
+import { hashSource } from '../hashing/hash_source.js';
+import { checkBoolean, checkOptions } from './options.js';
+
+/**
+ * @param {import('./open_file.js').OpenedFile} opened
+ * @param {() => import('../index.js').SafetensorsFile} self the handle, for describe's alpha read
+ */
+export function cardAndHashes({ source, header, byName, cardOf }, self) {
+  const { tensors, dataStart } = header;
+  return {
+    /**
+     * The model card, built by the card module from the header read at open (a new object each
+     * call). Reads nothing more, unless `readAlpha` is set and only an adapter's `.alpha`
+     * tensors hold its alpha: then one of those scalars is read.
+     * @param {{ readAlpha?: boolean, signal?: AbortSignal }} [describeOptions]
+     * @returns {Promise<import('../index.js').ModelCard>}
+     */
+    async describe(describeOptions = {}) {
+      const { readAlpha = false, signal } = checkOptions(describeOptions);
+      if (typeof readAlpha !== 'boolean') throw new TypeError('options.readAlpha must be a boolean');
+      throwIfAborted(signal);
+      /** @type {import('../index.js').ModelCard} */
+      const described = cardObject(await cardOf());
+      const adapter = described.adapter;
+      if (readAlpha && adapter && adapter.alpha === null && adapter.alphaTensor !== undefined) {
+        const [alpha] = /** @type {Float32Array} */ (await self().getTensor(adapter.alphaTensor, { as: 'float32', signal }));
+        if (Number.isFinite(alpha)) adapter.alpha = alpha;
+      }
+      return described;
+    },
+    /**
+     * SHA-256 of the whole file, of its data section and of tensors, in one read, checked
+     * against the hashes the metadata claims.
+     * @param {import('../index.js').HashOptions} [hashOptions]
+     * @returns {Promise<import('../index.js').HashResult>}
+     */
+    async hash(hashOptions = {}) {
+      const { file: wantFile = true, data: wantData = true, tensors: which = false } = checkOptions(hashOptions);
+      checkBoolean(hashOptions, 'file');
+      checkBoolean(hashOptions, 'data');
+      if (typeof which !== 'boolean' && !(Array.isArray(which) && which.every((n) => typeof n === 'string'))) {
+        throw new TypeError('options.tensors must be a boolean or an array of tensor names');
+      }
+      let chosen = null;
+      if (which === true) chosen = tensors;
+      else if (which !== false) {
+        const indices = new Set(which.map((name) => {
+          const index = byName().get(name);
+          if (index === undefined) throw tensorNotFound(name, tensors);
+          return index;
+        }));
+        chosen = [...indices].sort((a, b) => a - b).map((i) => tensors[i]);
+      }
+      const spans = chosen?.map((t) => ({ name: t.name, begin: dataStart + t.dataOffsets[0], end: dataStart + t.dataOffsets[1] })) ?? null;
+      const claims = JSON.parse((await cardOf()).json).embeddedHashes;
+      const plan = { size: header.fileSize, dataStart, file: wantFile, data: wantData, tensors: spans };
+      return hashSource(await initSafetensors(), source, plan, claims, hashOptions);
+    },
+  };
+}

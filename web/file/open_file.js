@@ -1,0 +1,77 @@
+// openSafetensors: a file's header read and analysed, and the SafetensorsFile handle over it,
+// put together from the methods of its parts (reads, card and hashes, edits).
+import { SafetensorsError } from '../core/errors.js';
+import { loadCardModule, loadedCardModule } from '../core/modules.js';
+import { buildCard } from '../card/model_card.js';
+import { checkOptions } from './options.js';
+import { readSource, verdictOf } from './validate.js';
+import { tensorReads } from './tensor_reads.js';
+import { cardAndHashes } from './card_and_hashes.js';
+import { edits } from './edits.js';
+
+/**
+ * What the methods of one opened file share.
+ * @typedef {{
+ *   input: import('../index.js').SafetensorsSource,
+ *   source: Awaited<ReturnType<typeof readSource>>['source'],
+ *   header: Awaited<ReturnType<typeof readSource>>['header'],
+ *   byName: () => Map<string, number>,
+ *   cardOf: () => Promise<Awaited<ReturnType<typeof buildCard>>>,
+ * }} OpenedFile
+ *   byName: tensor name -> index, built on first use (opening stays as cheap as the header
+ *   parse); cardOf: the card's JSON and its module tree's builder, built on first use
+ */
+
+/**
+ * Reads the header of a .safetensors file and returns its tensors and metadata, its report,
+ * and the methods that read its tensors. Only the first 8 + N bytes are read here. Without
+ * `describable`, the header table (the card's input, about the size of the header again) is
+ * let go: a sharded model's shards, whose card is the model's.
+ * @param {import('../index.js').SafetensorsSource} input
+ * @param {import('../index.js').ReadOptions} options
+ * @param {boolean} describable
+ * @returns {Promise<import('../index.js').SafetensorsFile>}
+ * @throws {SafetensorsError} when the reference loader would reject the file (with `.report`)
+ */
+export async function openFile(input, options, describable) {
+  checkOptions(options);
+  const { source, header } = await readSource(input, options);
+  const report = verdictOf(header);
+  if (report.referenceError !== null) {
+    const [first] = header.findings;
+    throw new SafetensorsError(report.referenceError, first.message, { tensor: first.tensor, findings: header.findings, report });
+  }
+  const { tensors } = header;
+  let byIndex = null;
+  let card = null;
+  const tensorCount = tensors.length; // as opened: the card is of the header, whatever happens to `tensors`
+  const cardInput = describable ? header.table : null;
+  header.table = /** @type {any} */ (null); // `header` lives as long as the file: only cardInput keeps the table
+  /** @type {OpenedFile} */
+  const opened = {
+    input,
+    source,
+    header,
+    byName: () => (byIndex ??= new Map(tensors.map((t, i) => [t.name, i]))),
+    async cardOf() {
+      if (!cardInput) throw new SafetensorsError('InternalError', 'this file was opened as a shard of a sharded model: describe the model instead');
+      card ??= await buildCard(cardInput, tensorCount);
+      if (loadedCardModule() === null) await loadCardModule(); // let go after an error: the module tree needs one
+      return card;
+    },
+  };
+  /** @type {import('../index.js').SafetensorsFile} */
+  const file = {
+    tensors,
+    metadata: header.metadata,
+    headerSize: header.headerSize,
+    dataStart: header.dataStart,
+    fileSize: header.fileSize,
+    findings: header.findings,
+    report,
+    ...tensorReads(opened),
+    ...cardAndHashes(opened, () => file),
+    ...edits(opened, () => file),
+  };
+  return file;
+}

@@ -1,0 +1,70 @@
+// validateSafetensors: the reference loader's verdict and the findings of a file, with its
+// data scan and hashes in the same read when asked for. Never throws for a bad file.
+import { initSafetensors } from '../core/modules.js';
+import { toByteSource } from '../source/byte_source.js';
+import { readHeader } from '../header/read_header.js';
+import { buildCard } from '../card/model_card.js';
+import { scanData } from '../tensors/data_scan.js';
+import { hashSource } from '../hashing/hash_source.js';
+import { checkBoolean, checkOptions } from './options.js';
+
+/**
+ * The verdict part of a decoded header: what validateSafetensors returns.
+ * @param {ReturnType<typeof import('../header/header_table.js').decodeHeaderTable>} header
+ * @returns {import('../index.js').ValidationReport}
+ */
+export function verdictOf(header) {
+  return { loadable: header.referenceError === null, referenceError: header.referenceError, findings: header.findings, tensors: header.tensors.length };
+}
+
+/**
+ * A source read up to the end of its header, and the core's analysis of it.
+ * @param {import('../index.js').SafetensorsSource} input
+ * @param {{ signal?: AbortSignal }} options
+ */
+export async function readSource(input, options) {
+  const source = await toByteSource(input, options);
+  const core = await initSafetensors();
+  return { source, header: await readHeader(core, source, options.signal) };
+}
+
+/** Where the data section starts, when the header's length is readable and fits the file. */
+function readableDataStart(header) {
+  return header.dataStart >= 8 && header.dataStart <= header.fileSize ? header.dataStart : null;
+}
+
+/**
+ * Says whether the reference loader accepts the file and what else is worth knowing about
+ * it. With `scanData: true`, a loadable file's tensors are also read once, chunk by chunk,
+ * counting NaN, infinities and all-zero tensors; with `hash: true`, the file is hashed (and
+ * its claims checked) in that same read.
+ * @param {import('../index.js').SafetensorsSource} input
+ * @param {import('../index.js').ValidateOptions} [options]
+ * @returns {Promise<import('../index.js').ValidationReport>}
+ */
+export async function validateSafetensors(input, options = {}) {
+  const { scanData: wantScan = false, hash: wantHash = false } = checkOptions(options);
+  checkBoolean(options, 'scanData');
+  checkBoolean(options, 'hash');
+  const { source, header } = await readSource(input, options);
+  const result = verdictOf(header);
+  if (!wantScan && !wantHash) return result;
+  const core = await initSafetensors();
+  const scanning = wantScan && result.loadable;
+  let scan = null;
+  let hashes = null;
+  if (wantHash) {
+    const plan = { size: header.fileSize, dataStart: readableDataStart(header), file: true, data: true, tensors: null };
+    // The metadata's hash claims, as the card lists them (a rejected file has no card).
+    const claims = result.loadable ? JSON.parse((await buildCard(header.table, header.tensors.length)).json).embeddedHashes : [];
+    const scanWith = scanning ? async (/** @type {any} */ pass) => { scan = await scanData(core, source, header, options, pass); } : null;
+    hashes = await hashSource(core, source, plan, claims, options, scanWith);
+  } else if (scanning) {
+    scan = await scanData(core, source, header, options);
+  }
+  /** @type {import('../index.js').ValidationReport} */
+  const out = { ...result, findings: [...header.findings, ...(scan?.findings ?? []), ...(hashes?.findings ?? [])] };
+  if (wantScan) out.dataScan = scan?.dataScan ?? null;
+  if (hashes) out.hashes = hashes;
+  return out;
+}
