@@ -1,4 +1,5 @@
-// The CLI's text for a model card and for hashes (web/cli/main.js): label, two spaces, value.
+// The CLI's text: a model card and hashes (label, two spaces, value), findings, verdicts and
+// tables. Everything from a file passes through printable() before it reaches a terminal.
 import { adapterText, familyText, parametersText, trainingSummary } from '../card/card_text.js';
 
 const MAX_TRIGGERS = 8;
@@ -58,4 +59,20 @@ export function hashLines(h) {
   const lines = labelled(pairs);
   for (const [name, digest] of Object.entries(h.tensors ?? {})) lines.push(`${digest}  ${printable(name)}`);
   return lines;
+}
+
+/** A finding as one indented line, naming its component and shard where it has them. */
+export function findingLine(f) {
+  // A shard's scan or hash finding does not name its shard; cross-shard findings do.
+  const shard = f.shard !== undefined && !f.message.includes(f.shard) ? `${f.shard}: ` : '';
+  return printable(`  ${f.severity.padEnd(7)} ${f.component !== undefined ? `${f.component}: ` : ''}${shard}${f.code}${f.tensor !== undefined ? ` [${f.tensor}]` : ''}: ${f.message}`);
+}
+
+/** `loadable`, or `not loadable: <the reference's error kind>`. */
+export const verdictText = (r) => (r.loadable ? 'loadable' : `not loadable${r.referenceError ? `: ${r.referenceError}` : ''}`);
+
+/** Rows of cells as aligned columns. */
+export function table(rows) {
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => String(r[c]).length)));
+  return rows.map((r) => r.map((v, c) => String(v).padEnd(widths[c])).join('  ').trimEnd()).join('\n');
 }

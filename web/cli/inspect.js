@@ -1,0 +1,111 @@
+// safetensors-wasm inspect: the model card of one FILE (a file, a URL, a sharded model or a
+// diffusers pipeline), then its verdict, findings, metadata and tensor table.
+import { isPipelineSource, openSafetensors, openSafetensorsIndex, openSafetensorsPipeline, SafetensorsError } from '../index.js';
+import { cardLines, findingLine, printable, table, verdictText } from './text.js';
+import { unreadable, withFile } from './files.js';
+import { parseArgs, usage } from './usage.js';
+import { componentLines, isModelArgument, modelReport, pipelineReport, shardLines } from './sharded.js';
+
+// One read of the header: the opened file and its card, or for a rejected file the report its error carries.
+async function openPath(path, fn) {
+  try {
+    return await withFile(path, async (handle) => {
+      const st = await openSafetensors(handle);
+      return fn(st, st.report, await st.describe({ readAlpha: true }));
+    });
+  } catch (error) {
+    const report = error instanceof SafetensorsError && error.report ? error.report : unreadable(path, error);
+    return fn(null, report, null);
+  }
+}
+
+// A model or pipeline that could not be opened: its one finding, as text or in the JSON shape
+// of a successful inspect (`empty` holds that shape's other fields); exit status 1.
+function openFailed(file, error, json, empty) {
+  const report = unreadable(file, error);
+  if (json) process.stdout.write(`${JSON.stringify({ file, report, ...empty }, null, 2)}\n`);
+  else for (const f of report.findings) console.log(findingLine(f));
+  return 1;
+}
+
+// A sharded model: its card, verdict, findings, shards and tensors (each with its shard).
+async function inspectModel(file, json) {
+  let model;
+  try {
+    model = await openSafetensorsIndex(file);
+  } catch (error) {
+    return openFailed(file, error, json, { card: null, metadata: null, shards: [], tensors: [] });
+  }
+  const report = modelReport(model);
+  const card = await model.describe();
+  if (json) {
+    process.stdout.write(`${JSON.stringify({ file, report, card, metadata: model.metadata, shards: report.shards, tensors: model.tensors }, null, 2)}\n`);
+    return model.loadable ? 0 : 1;
+  }
+  console.log(`${file}\n${cardLines(card).map((l) => `  ${l}`).join('\n')}\n`);
+  console.log(`${file}: ${verdictText(report)} (${report.tensors} tensors in ${report.shards.length} shards)`);
+  for (const f of report.findings) console.log(findingLine(f));
+  console.log(`\nshards:\n${shardLines(report).join('\n')}`);
+  if (model.metadata) console.log(`\nindex metadata: ${printable(JSON.stringify(model.metadata))}`);
+  if (model.tensors.length) {
+    const rows = [['name', 'dtype', 'shape', 'shard', 'bytes']];
+    for (const t of model.tensors) rows.push([printable(t.name), t.dtype, `[${t.shape.join(', ')}]`, printable(t.shard), t.byteLength]);
+    console.log(`\n${table(rows)}`);
+  }
+  return model.loadable ? 0 : 1;
+}
+
+// A diffusers pipeline: its verdict, findings, components and each component's card.
+async function inspectPipeline(file, json) {
+  let pipeline;
+  try {
+    pipeline = await openSafetensorsPipeline(file);
+  } catch (error) {
+    return openFailed(file, error, json, { className: null, components: [] });
+  }
+  const report = pipelineReport(pipeline);
+  const cards = await Promise.all(pipeline.components.map((c) => c.model?.describe() ?? null));
+  if (json) {
+    const components = report.components.map((c, i) => ({ ...c, card: cards[i] }));
+    process.stdout.write(`${JSON.stringify({ file, report: { ...report, components: undefined }, className: pipeline.className, metadata: pipeline.metadata, components }, null, 2)}\n`);
+    return pipeline.loadable ? 0 : 1;
+  }
+  console.log(`${file}: ${printable(pipeline.className ?? 'a diffusers pipeline')}, ${verdictText(report)} (${report.tensors} tensors)`);
+  for (const f of report.findings) console.log(findingLine(f));
+  console.log(`\ncomponents:\n${componentLines(report).join('\n')}`);
+  pipeline.components.forEach((c, i) => {
+    if (cards[i]) console.log(`\n${printable(c.name)}\n${cardLines(cards[i]).map((l) => `  ${l}`).join('\n')}`);
+  });
+  return pipeline.loadable ? 0 : 1;
+}
+
+export async function inspect(args) {
+  const parsed = parseArgs(args, ['--json'], { single: true });
+  if (!parsed) return usage();
+  const [file] = parsed.files;
+  if (await isPipelineSource(file)) return inspectPipeline(file, parsed.has('--json'));
+  if (await isModelArgument(file)) return inspectModel(file, parsed.has('--json'));
+  return openPath(file, (st, report, card) => {
+    if (parsed.has('--json')) {
+      const json = { file, report, card, metadata: st?.metadata ?? null, tensors: st?.tensors ?? [] };
+      process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+      return st ? 0 : 1;
+    }
+    if (card) console.log(`${file}\n${cardLines(card).map((l) => `  ${l}`).join('\n')}\n`);
+    console.log(`${file}: ${verdictText(report)}`);
+    for (const f of report.findings) console.log(findingLine(f));
+    if (!st) return 1;
+    console.log(`size ${st.fileSize} bytes, header ${st.headerSize} bytes, data from byte ${st.dataStart}`);
+    console.log(`${st.tensors.length} tensors`);
+    if (st.metadata) {
+      console.log('\nmetadata:');
+      for (const [k, v] of Object.entries(st.metadata)) console.log(printable(`  ${k}: ${v.length > 200 ? `${v.slice(0, 200)}… (${v.length} chars)` : v}`));
+    }
+    if (st.tensors.length) {
+      const rows = [['name', 'dtype', 'shape', 'offsets', 'bytes']];
+      for (const t of st.tensors) rows.push([printable(t.name), t.dtype, `[${t.shape.join(', ')}]`, `${t.dataOffsets[0]}-${t.dataOffsets[1]}`, t.byteLength]);
+      console.log(`\n${table(rows)}`);
+    }
+    return 0;
+  });
+}
