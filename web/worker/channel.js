@@ -1,0 +1,75 @@
+// One worker and the requests it is working on: each request has an id, its answer (or error,
+// rebuilt as the same kind of error here), its progress and streamed pieces; an abort tells
+// the worker to stop that request.
+import { SafetensorsError } from '../core/errors.js';
+import { throwIfAborted } from '../core/abort.js';
+
+/** The error a worker reported, as the same kind of error here. */
+function rebuild(error) {
+  if (error.kind === 'SafetensorsError') {
+    const { code, message, tensor, status, report, findings } = error;
+    return new SafetensorsError(code, message, { tensor, status, report, findings });
+  }
+  if (error.kind === 'TypeError') return new TypeError(error.message);
+  if (error.kind === 'RangeError') return new RangeError(error.message);
+  return new Error(error.message);
+}
+
+/** One worker and the requests it is working on. */
+export class Channel {
+  constructor(endpoint) {
+    this.endpoint = endpoint;
+    /** @type {Map<number, { resolve: (v: any) => void, reject: (e: unknown) => void, onProgress?: Function, onPiece?: Function }>} */
+    this.pending = new Map();
+    this.next = 1;
+    this.failure = null;
+    this.ready = new Promise((resolve, reject) => {
+      endpoint.listen((message) => {
+        if (message.ready) return resolve(undefined);
+        const request = this.pending.get(message.id);
+        if (!request) return undefined;
+        if (message.progress) return request.onProgress?.(...message.progress);
+        if (message.piece) return request.onPiece?.(message.piece);
+        this.pending.delete(message.id);
+        return message.error ? request.reject(rebuild(message.error)) : request.resolve(message.value);
+      }, (why) => {
+        this.failure = new SafetensorsError('InitError', `the worker stopped: ${why}`);
+        reject(this.failure);
+        for (const request of this.pending.values()) request.reject(this.failure);
+        this.pending.clear();
+      });
+    });
+  }
+
+  /**
+   * Sends a request; resolves to its answer. An abort rejects at once with the signal's
+   * reason and tells the worker to stop.
+   * @param {string} op
+   * @param {object} payload
+   * @param {{ signal?: AbortSignal, onProgress?: Function, onPiece?: Function }} [handlers]
+   * @returns {Promise<any>}
+   */
+  request(op, payload, { signal, onProgress, onPiece } = {}) {
+    throwIfAborted(signal);
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.next++;
+    return new Promise((resolve, reject) => {
+      const onAbort = () => {
+        this.pending.delete(id);
+        this.endpoint.post({ op: 'abort', target: id });
+        reject(signal?.reason);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const settle = (fn) => (value) => {
+        signal?.removeEventListener('abort', onAbort);
+        fn(value);
+      };
+      this.pending.set(id, { resolve: settle(resolve), reject: settle(reject), onProgress, onPiece });
+      this.endpoint.post({ id, op, progress: Boolean(onProgress), ...payload });
+    }).finally(() => this.pending.delete(id));
+  }
+
+  get busy() {
+    return this.pending.size;
+  }
+}
