@@ -1,17 +1,18 @@
 // Every code the core knows (its tables) and every code the package throws is documented:
-// in index.d.ts's unions and in the README's tables. A new code without docs fails here.
+// in the unions of web/core/types.d.ts (re-exported by index.d.ts) and in the README's tables. A new code without docs fails here.
 import { expect, test } from 'vitest';
 import { readFileSync, readdirSync } from 'node:fs';
 import { initSafetensors } from '../../web/index.js';
+import { planTensorRead } from '../../web/tensors/plan.js';
 
 const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
-const dts = read('web/index.d.ts');
+const dts = read('web/core/types.d.ts'); // the code unions (re-exported by web/index.d.ts)
 const readme = read('README.md');
 
-// The string literals of `export type NAME = ...;` in index.d.ts.
+// The string literals of `export type NAME = ...;` in web/core/types.d.ts.
 function union(name) {
   const match = dts.match(new RegExp(`export type ${name} =([^;]*);`));
-  expect(match, `index.d.ts has no type ${name}`).not.toBeNull();
+  expect(match, `web/core/types.d.ts has no type ${name}`).not.toBeNull();
   return new Set([...match[1].matchAll(/'([^']+)'/g)].map((m) => m[1]));
 }
 
@@ -63,4 +64,25 @@ test('every SafetensorsError code the package throws is in index.d.ts and in the
     expect(codes, code).toContain(code);
     expect(table, code).toContain(code);
   }
+});
+
+test('the array each dtype gives (as: native) is the one NativeArrays and the README table name', async () => {
+  const { tables } = await initSafetensors();
+  const tensorTypes = read('web/tensors/types.d.ts');
+  const body = tensorTypes.slice(tensorTypes.indexOf('export interface NativeArrays {'));
+  const declared = new Map([...body.slice(0, body.indexOf('\n}')).matchAll(/(\w+): (\w+Array);/g)].map((m) => [m[1], m[2]]));
+  const at = readme.indexOf('\n### `st.getTensor(');
+  const rows = readme.slice(at).split('\n\n').find((block) => block.startsWith('| dtype')).split('\n').slice(2);
+  const cells = rows.map((row) => row.split('|').map((c) => c.trim()).slice(1, -1));
+  for (const dtype of tables.dtypes) {
+    const tensor = { name: 't', shape: [0], dataOffsets: /** @type {[number, number]} */ ([0, 0]) };
+    const plan = planTensorRead(tensor, dtype, 8, { as: 'native' });
+    expect(declared.get(dtype.name), dtype.name).toBe(plan.ArrayType.name);
+    const row = cells.filter(([names]) => names.split(',').map((n) => n.trim()).includes(dtype.name));
+    expect(row, `README getTensor table row of ${dtype.name}`).toHaveLength(1);
+    const [, native] = row[0];
+    if (native === 'their own typed array') expect(plan.kind, dtype.name).toBe('copy');
+    else expect(native, dtype.name).toContain(plan.ArrayType.name);
+  }
+  expect([...declared.keys()].sort()).toEqual(tables.dtypes.map((d) => d.name).sort()); // and nothing stale
 });

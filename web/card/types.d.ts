@@ -1,0 +1,85 @@
+// Types of the model card. Re-exported by web/index.d.ts.
+import type { SafetensorsFile } from '../file/types.js';
+
+/** A model family, and the keys, shapes or metadata that decided it. */
+export interface ModelFamily {
+  /** sd1, sd2, sdxl, sdxl-refiner, sd3, flux1, flux2, chroma, auraflow, pixart, stable-cascade,
+   * hunyuan-video, ltxv, wan, lumina2, qwen-image, hidream, llama, qwen2, qwen3, gemma, mixtral,
+   * qwen2-moe, deepseek, phi3, gpt2, gpt-neox, gpt-j, falcon, bloom, bert, t5, mamba */
+  id: string;
+  name: string;
+  /** e.g. "dev"/"schnell" for flux1, "i2v" for wan, "moe" for qwen3 (models only, not adapters). */
+  variant?: string;
+  evidence: string[];
+}
+
+export type AdapterType = 'lora' | 'locon' | 'loha' | 'lokr' | 'dora' | 'glora' | 'oft' | 'diff' | 'unknown';
+
+export interface AdapterInfo {
+  type: AdapterType;
+  /** How tensors are named: "kohya", "peft", "diffusers" or "lora_diffusion". */
+  format: string;
+  /** ss_network_dim or the LoraConfig's r; else the most common rank in the shapes. */
+  rank: number | null;
+  /** ss_network_alpha or the LoraConfig's lora_alpha; else null (see alphaTensor). */
+  alpha: number | null;
+  /** kohya/lora_diffusion: the model parts (unet, text_encoder, text_encoder_2, transformer);
+   * PEFT: the adapted module names (q_proj, v_proj, ...). */
+  targets: string[];
+  /** ss_network_module, e.g. "networks.lora" or "lycoris.kohya". */
+  networkModule?: string;
+  /** When alpha is null: a `.alpha` scalar tensor holding it (describe({ readAlpha: true }) reads it). */
+  alphaTensor?: string;
+}
+
+/** A node of the module tree: tensors grouped by the parts of their names. */
+export interface ModuleNode {
+  /** This level's part of the name ("" for the root); a chain of single modules is one node. */
+  name: string;
+  /** The full prefix of the tensor names below. */
+  path: string;
+  /** Tensors, parameters and bytes at or below this node. */
+  tensors: number;
+  parameters: number;
+  bytes: number;
+  /** Indices into SafetensorsFile.tensors of the tensors directly in this node. */
+  own: number[];
+  children: ModuleNode[];
+}
+
+export interface ModelCard {
+  kind: 'model' | 'adapter' | 'embedding' | 'unknown';
+  family: ModelFamily | null;
+  adapter: AdapterInfo | null;
+  parameters: {
+    /** Σ product(shape) over tensors; a scalar counts 1 (as huggingface_hub counts). */
+    total: number;
+    byDtype: Record<string, number>;
+    /** Packed layouts (gptq, awq, bitsandbytes-4bit, bitsandbytes-8bit, mlx, mxfp4). */
+    quantized?: { scheme: string; estimatedTotal: number | null; note: string };
+  };
+  /** Language models: sizes from the shapes. */
+  architecture: { layers?: number; hiddenSize?: number; vocabSize?: number; experts?: number };
+  title: string | null;
+  description: string | null;
+  author: string | null;
+  license: string | null;
+  /** modelspec.date, else ss_training_finished_at as ISO 8601 UTC. */
+  date: string | null;
+  /** ssmd_source as written (check the scheme before linking it). */
+  source: string | null;
+  /** Best first; `count`: training images tagged with it, where known. */
+  triggerWords: { text: string; source: string; count?: number }[];
+  /** ss_tag_frequency summed over folders, most frequent first (at most 250). */
+  tags: { tag: string; count: number }[];
+  baseModel: { name: string | null; hash: string | null; version: string | null } | null;
+  /** Every ss_* value but the JSON-valued ones, keys without "ss_"; "True"/"False"/"None"
+   * and numbers converted. null when there are no ss_* keys. */
+  training: Record<string, string | number | boolean | null> | null;
+  /** PNG, JPEG, WebP or GIF only, checked by magic number; at most 8, 4 MiB each, 8 MiB in all. */
+  images: { mime: string; source: string; bytes: number; dataUrl: string }[];
+  /** Hashes written into the metadata, lowercase hex without "0x". */
+  embeddedHashes: { key: string; value: string; covers: 'file' | 'data' | 'autov1' | 'base-model' }[];
+  /** The tensors as a tree of modules, built on the first read of this property (then a plain value). */
+  modules: ModuleNode;
+}
