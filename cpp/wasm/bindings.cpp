@@ -2,7 +2,7 @@
 // Built twice: as the core (header analysis, decoding, scans; always loaded) and, with
 // SAFETENSORS_CARD_MODULE, as the card module (the model card; loaded by web/ only when a card
 // is asked for, so that pages that only open and decode never download it).
-// Names start with an underscore: they are private to web/ (see web/core/modules.js, which
+// Names start with an underscore: they are private to web/ (see web/core/wasm_module.js, which
 // runs every call through its trap guard).
 #include <emscripten/bind.h>
 #include <emscripten/val.h>

@@ -6,6 +6,7 @@
 
 #include "findings/finding.h"
 #include "format/dtype.h"
+#include "format/header_prefix.h"
 #include "format/reference_error.h"
 #include "wasm/table_writer.h"
 
@@ -45,6 +46,7 @@ void encode_core_tables(std::vector<std::uint8_t>& out) {
     w.string(code.name);
     w.number(static_cast<double>(code.severity));
   }
+  w.number(static_cast<double>(kMaxHeaderLength));
   w.finish(out);
 }
 

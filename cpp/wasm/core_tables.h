@@ -5,7 +5,7 @@
 // Sequence: version; dtypes (count, then per dtype: name, bits, unit bytes, unit elements,
 // storage name); reference error names (count, names, "" first for none); severity names
 // (count, names); the severity index of reference errors; finding codes (count, then per
-// code: name, severity index).
+// code: name, severity index); the longest header the reference reads or writes.
 #pragma once
 
 #include <cstdint>
@@ -15,7 +15,7 @@ namespace safetensors {
 
 /// @brief Written first; web/core/tables.js refuses a table of another version (a .wasm
 /// from another build). Bumped whenever this sequence or the header table's changes.
-inline constexpr std::uint32_t kCoreTablesVersion = 2;
+inline constexpr std::uint32_t kCoreTablesVersion = 3;
 
 /// @brief Packs the tables into `out`.
 void encode_core_tables(std::vector<std::uint8_t>& out);

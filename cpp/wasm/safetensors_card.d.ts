@@ -1,5 +1,5 @@
 // The JavaScript face of the card module (cpp/wasm/bindings.cpp built with
-// SAFETENSORS_CARD_MODULE): what `tsc --checkJs` checks web/card_core.js against.
+// SAFETENSORS_CARD_MODULE): what `tsc --checkJs` checks web/card/model_card.js against.
 // CMake copies this file beside the built module (web/wasm/safetensors_card.d.ts).
 
 /** The loaded module. Every `_` function is private to web/. */

@@ -1,5 +1,5 @@
 // The JavaScript face of cpp/wasm/bindings.cpp (Embind) and of the Emscripten runtime
-// pieces web/ uses: what `tsc --checkJs` checks web/core/modules.js and its callers against.
+// pieces web/ uses: what `tsc --checkJs` checks web/core/ and its callers against.
 // CMake copies this file beside the built module (web/wasm/safetensors_core.d.ts).
 
 /** The data scan of one file (bindings.cpp, HeapScanner); delete() frees it. */

@@ -6,7 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { demoBrowser, openDemo } from './demo_browser.js';
 import { openSafetensors } from '../../web/index.js';
-import { BLOB_READ_BYTES } from '../../web/source/byte_source.js';
+import { BLOB_READ_BYTES } from '../../web/source/blob_source.js';
 import { pseudoRandomBytes } from '../../tools/write_safetensors.js';
 import { layoutFile } from '../js/fixtures.js';
 
@@ -39,7 +39,7 @@ describe('Blob reads in Chromium', () => {
     // A string, not a function: Vitest rewrites import() inside functions it compiles.
     const inPage = await page.evaluate(`(async (names) => {
       const { openSafetensors: open } = await import('/web/index.js');
-      const { blobChunks } = await import('/web/source/byte_source.js');
+      const { blobChunks } = await import('/web/source/blob_source.js');
       const file = document.querySelector('[data-testid=file-input]').files[0];
       const fnv = ${fnv.toString()};
       const chunks = [];

@@ -5,7 +5,8 @@ import { openAsBlob } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSafetensors, validateSafetensors, SafetensorsError } from '../../web/index.js';
-import { BLOB_READ_BYTES, blobChunks, toByteSource } from '../../web/source/byte_source.js';
+import { toByteSource } from '../../web/source/byte_source.js';
+import { BLOB_READ_BYTES, blobChunks } from '../../web/source/blob_source.js';
 import { writeSafetensors, pseudoRandomBytes } from '../../tools/write_safetensors.js';
 import { rawFile, recordingSource } from './fixtures.js';
 

@@ -6,7 +6,7 @@ import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { initSafetensors, openSafetensors, serializeSafetensors, writeSafetensors, SafetensorsError } from '../../web/index.js';
-import { compareUtf8 } from '../../web/write/writer.js';
+import { compareUtf8 } from '../../web/write/header_bytes.js';
 import { writeSafetensors as testWriterBytes } from '../../tools/write_safetensors.js';
 import { HAVE_REAL, REAL_DIR, rejection } from './fixtures.js';
 

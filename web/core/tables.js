@@ -1,5 +1,6 @@
 // The core's fixed tables, read once per loaded module (written by cpp/wasm/core_tables.cpp):
-// the dtypes, the reference error kinds and the finding codes. JS keeps no copy of its own.
+// the dtypes, the reference error kinds, the finding codes and the header limit. JS keeps no
+// copy of its own.
 import { SafetensorsError } from './errors.js';
 import { TableReader } from './table_reader.js';
 
@@ -9,7 +10,7 @@ import { TableReader } from './table_reader.js';
 /** @typedef {import('../index.js').Finding['severity']} Severity */
 
 /** The table version this JS reads; the .wasm must be from the same build. */
-const VERSION = 2;
+const VERSION = 3;
 
 /**
  * @param {Uint8Array} bytes
@@ -17,6 +18,7 @@ const VERSION = 2;
  *   dtypes: { name: Dtype, index: number, bits: number, unitBytes: number, unitElements: number, storage: string }[],
  *   referenceErrors: (ReferenceErrorKind | null)[], referenceErrorSeverity: Severity,
  *   findingCodes: { name: FindingCode, severity: Severity }[], findingSeverity: Map<FindingCode, Severity>,
+ *   maxHeaderBytes: number,
  * }}
  * The names are the core's: tests/js/documented_codes.test.js checks index.d.ts lists them all.
  */
@@ -33,5 +35,6 @@ export function decodeCoreTables(bytes) {
   const referenceErrorSeverity = severities[r.num()];
   const findingCodes = r.list(() => ({ name: /** @type {FindingCode} */ (r.str()), severity: severities[r.num()] }));
   const findingSeverity = new Map(findingCodes.map((c) => [c.name, c.severity]));
-  return { dtypes, referenceErrors, referenceErrorSeverity, findingCodes, findingSeverity };
+  const maxHeaderBytes = r.num(); // the reference's MAX_HEADER_SIZE (cpp/format/header_prefix.h)
+  return { dtypes, referenceErrors, referenceErrorSeverity, findingCodes, findingSeverity, maxHeaderBytes };
 }

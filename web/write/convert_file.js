@@ -5,7 +5,8 @@
 import { initSafetensors } from '../core/modules.js';
 import { chunksUntilAborted, throwIfAborted } from '../core/abort.js';
 import { SCRATCH_INPUT_BYTES } from '../tensors/decode.js';
-import { checkWritten, headerBytes, metadataJson, referenceOrder, writeParts } from './writer.js';
+import { metadataJson, packedHeader, referenceOrder } from './header_bytes.js';
+import { writeParts } from './writer.js';
 
 export const CONVERT_TARGETS = ['F16', 'BF16'];
 
@@ -74,10 +75,7 @@ export async function convertFile(file, source, slice, options) {
     return { name: t.name, shape: t.exactShape ?? t.shape, dtype: convert ? target : from, from, convert, offset: file.dataStart + t.dataOffsets[0], length, size };
   });
   entries.sort(referenceOrder);
-  let at = 0;
-  const laid = entries.map((e) => ({ ...e, begin: at, end: (at += e.size) }));
-  const header = headerBytes(metadataJson(file.metadata), laid);
-  await checkWritten(header, header.byteLength + at);
+  const { header, laid } = await packedHeader(core, metadataJson(file.metadata), entries);
   const total = laid.reduce((sum, e) => sum + (e.convert ? e.length : 0), 0);
   let done = 0;
   const onBytes = (/** @type {number} */ n) => onProgress?.((done += n), total);
