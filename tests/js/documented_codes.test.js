@@ -1,8 +1,9 @@
-// Every code the core knows (its tables) and every code the package throws is documented:
+// Every code the core knows (its tables) and every code the package throws is documented,
+// and the types that mirror the core (NativeArrays, ModelCard) hold what it gives:
 // in the unions of web/core/types.d.ts (re-exported by index.d.ts) and in the README's tables. A new code without docs fails here.
 import { expect, test } from 'vitest';
 import { readFileSync, readdirSync } from 'node:fs';
-import { initSafetensors } from '../../web/index.js';
+import { initSafetensors, openSafetensors, serializeSafetensors } from '../../web/index.js';
 import { planTensorRead } from '../../web/tensors/plan.js';
 
 const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
@@ -85,4 +86,15 @@ test('the array each dtype gives (as: native) is the one NativeArrays and the RE
     else expect(native, dtype.name).toContain(plan.ArrayType.name);
   }
   expect([...declared.keys()].sort()).toEqual(tables.dtypes.map((d) => d.name).sort()); // and nothing stale
+});
+
+test('the model card has exactly the fields ModelCard declares', async () => {
+  const cardTypes = read('web/card/types.d.ts');
+  const body = cardTypes.slice(cardTypes.indexOf('export interface ModelCard {'));
+  const block = body.slice(0, body.indexOf('\n}'));
+  // Fields at the interface's own indentation (two spaces), not those of nested object types.
+  const declared = [...block.matchAll(/^ {2}(\w+)\??:/gm)].map((m) => m[1]);
+  const file = await serializeSafetensors({ 'lora_unet_a.lora_down.weight': { dtype: 'F32', shape: [1], data: new Float32Array(1) } }, { metadata: { ss_output_name: 'x' } });
+  const card = await (await openSafetensors(file)).describe();
+  expect(Object.keys(card).sort()).toEqual(declared.sort());
 });
