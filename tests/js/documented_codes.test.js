@@ -1,6 +1,6 @@
-// Every code the core knows (its tables) and every code the package throws is documented,
-// and the types that mirror the core (NativeArrays, ModelCard) hold what it gives:
-// in the unions of web/core/types.d.ts (re-exported by index.d.ts) and in the README's tables. A new code without docs fails here.
+// Every code the core knows (its tables) and every code the package throws is documented: in
+// the unions of web/core/types.d.ts (re-exported by index.d.ts) and in the README's tables. The
+// types that mirror the core (NativeArrays, ModelCard) hold what it gives. Drift fails here.
 import { expect, test } from 'vitest';
 import { readFileSync, readdirSync } from 'node:fs';
 import { initSafetensors, openSafetensors, serializeSafetensors } from '../../web/index.js';
