@@ -68,8 +68,9 @@ sanitize-test: $(STAMP_DIR)/apt $(STAMP_DIR)/npm
 js-test: build
 	npm test
 
-# C++ formatting (.clang-format), ESLint (eslint.config.js) and tsc --checkJs over web/, whose
-# JSDoc refers to index.d.ts (web/tsconfig.json; it needs the built module's types).
+# C++ formatting (.clang-format), JS formatting (Prettier: .prettierrc.json), ESLint
+# (eslint.config.js) and tsc --checkJs over web/, whose JSDoc refers to index.d.ts
+# (web/tsconfig.json; it needs the built module's types).
 CXX_SOURCES = $(shell find cpp tests -name '*.h' -o -name '*.cpp')
 lint: wasm
 	clang-format --dry-run -Werror $(CXX_SOURCES)
@@ -77,6 +78,7 @@ lint: wasm
 
 format: $(STAMP_DIR)/npm
 	clang-format -i $(CXX_SOURCES)
+	npx prettier --write --log-level warn .
 	npx eslint --fix .
 
 # The WASM SIMD kernels against the scalar ones, inside wasm.
