@@ -2,8 +2,9 @@
 // module (loaded on the first card asked for) from a header table: the one the core gave JS at
 // open, which is not parsed again, nor read from the file. The card module decodes the table
 // once (cpp/wasm/decoded_header_table.h) and keeps the decoded form for the module tree, built
-// on the first read of `card.modules` (web/card/card_table.js, cardObject); then it is let go.
-// A card is built once per file or model: later describe() calls only copy it.
+// on the first read of `card.modules` (web/card/card_table.js, cardObject), until the tree is
+// built or another table comes in. A card is built once per file or model: later describe()
+// calls only copy it.
 import { loadCardModule, loadedCardModule } from '../core/modules.js';
 import { decodeCardTable, decodeModuleTreeTable } from './card_table.js';
 import { SafetensorsError } from '../core/errors.js';
@@ -12,31 +13,32 @@ const versionMismatch = () => new SafetensorsError('InternalError',
   'the model card module could not read the header table: the two .wasm files are probably from different versions of the package; serve the ones that came with it');
 
 /**
- * Decoded header tables kept in the card module for module trees still to build: the latest
- * cards' only, so that a page describing many files without reading their trees keeps a
- * bounded copy of their headers in the wasm heap. A tree whose table was let go reads the
- * table again from JS's copy (as every tree did before tables were kept).
- */
-const KEPT_TABLES = 8;
-
-/**
  * A header table in the card module's heap (an Embind _DecodedHeaderTable).
  * @typedef {{ card: import('../core/wasm_module.js').WasmModule, table: any, deleted: boolean }} HeapTable
  */
 
-/** @type {HeapTable[]} oldest first */
-const kept = [];
+/**
+ * The last table copied in, kept (decoded) for its card's module tree until another table is
+ * copied in: the card module never holds more than one header table, as when every table was
+ * freed at once, and the next table reuses its memory. A tree whose table was let go copies it
+ * in again from JS's copy (what every tree cost before).
+ * @type {HeapTable | null}
+ */
+let lastTable = null;
 
 /**
- * Copies `headerTable` into the card module (not decoded yet: the first table asked for does it).
+ * Copies `headerTable` into the card module (not decoded yet: the first table asked for does it),
+ * letting the last one go first.
  * @param {import('../core/wasm_module.js').WasmModule} card
  * @param {Uint8Array} headerTable
  * @returns {HeapTable}
  */
 function copyIn(card, headerTable) {
+  if (lastTable) letGo(lastTable);
   const what = 'a copy of the header table for the model card';
   const table = card.call((m) => new m._DecodedHeaderTable(headerTable.byteLength), what);
   const entry = { card, table, deleted: false };
+  lastTable = entry;
   const ptr = card.call(() => table.bytes(), what);
   if (ptr === 0) {
     letGo(entry);
@@ -48,19 +50,11 @@ function copyIn(card, headerTable) {
 
 /** Deletes `entry`'s table (skipped when its module was let go: its memory went with it). */
 function letGo(entry) {
-  const at = kept.indexOf(entry);
-  if (at >= 0) kept.splice(at, 1);
+  if (lastTable === entry) lastTable = null;
   if (!entry.deleted) {
     entry.deleted = true;
     entry.card.release(() => entry.table.delete());
   }
-}
-
-/** Keeps `entry` for its module tree, letting the oldest go beyond KEPT_TABLES. */
-function keep(entry) {
-  for (const old of kept.filter((e) => e.card.dropped)) letGo(old);
-  kept.push(entry);
-  while (kept.length > KEPT_TABLES) letGo(kept[0]);
 }
 
 /**
@@ -109,13 +103,12 @@ export class BuiltCard {
       throw new SafetensorsError('InternalError', 'the model card module was let go after an error; call describe() again to read the module tree');
     }
     const entry = this.entry && !this.entry.deleted && this.entry.card === card ? this.entry : copyIn(card, this.headerTable);
+    this.entry = null;
     try {
       const table = tableOf(entry, (t) => t.moduleTreeTable(this.kohyaNames), 'building the module tree');
       this.flat = decodeModuleTreeTable(table, this.tensorCount);
     } finally {
       letGo(entry);
-      if (this.entry && this.entry !== entry) letGo(this.entry);
-      this.entry = null;
       card.releaseIfSwollen();
     }
     this.headerTable = null;
@@ -134,7 +127,6 @@ export async function buildCard(headerTable, tensorCount) {
   const entry = copyIn(card, headerTable);
   try {
     const { json, kohyaNames } = decodeCardTable(tableOf(entry, (t) => t.cardTable(), 'building the model card'));
-    keep(entry);
     return new BuiltCard(json, kohyaNames, headerTable, entry, tensorCount);
   } catch (error) {
     letGo(entry);
