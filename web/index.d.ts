@@ -181,9 +181,10 @@ export interface SafetensorsFile extends TensorReader {
   /** The verdict from the same read of the header: what validateSafetensors would return. */
   report: ValidationReport;
   /**
-   * What the file is, from its header and metadata (built by the core while the header was
-   * read; a new object each call). Reads no tensor data, except with `readAlpha` when only an
-   * adapter's `.alpha` tensors hold its alpha (then one scalar is read).
+   * What the file is, from its header and metadata (built by the card module from the header as
+   * read at open, on the first call, and kept: a new object each call). Reads no tensor data,
+   * except with `readAlpha` when only an adapter's `.alpha` tensors hold its alpha (then one
+   * scalar is read, on the first such call).
    */
   describe(options?: { readAlpha?: boolean; signal?: AbortSignal }): Promise<ModelCard>;
   /**
@@ -407,7 +408,7 @@ export interface InitOptions {
   locateFile?: (path: string, prefix: string) => string;
   /** The core's .wasm bytes (safetensors_core.wasm), when you load them yourself. */
   wasmBinary?: ArrayBuffer | Uint8Array;
-  /** The card module's .wasm bytes (safetensors_card.wasm; loaded by the first describe() or hash()). */
+  /** The card module's .wasm bytes (safetensors_card.wasm; loaded by the first describe(), never by hashing). */
   cardWasmBinary?: ArrayBuffer | Uint8Array;
 }
 
@@ -481,7 +482,7 @@ export interface ShardedModel extends TensorReader {
   findings: Finding[];
   /** No finding is an error: every shard loads and the index matches them. */
   loadable: boolean;
-  /** One model card for the whole model, from every shard's tensors (reads nothing more). */
+  /** One model card for the whole model, from every shard's tensors (reads nothing more; built on the first call and kept: a new object each call). */
   describe(options?: { signal?: AbortSignal }): Promise<ModelCard>;
 }
 
