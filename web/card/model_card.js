@@ -14,7 +14,8 @@ const versionMismatch = () => new SafetensorsError('InternalError',
 
 /**
  * A header table in the card module's heap (an Embind _DecodedHeaderTable).
- * @typedef {{ card: import('../core/wasm_module.js').WasmModule, table: any, deleted: boolean }} HeapTable
+ * @typedef {import('../wasm/safetensors_card.js').DecodedHeaderTable} DecodedHeaderTable
+ * @typedef {{ card: import('../core/wasm_module.js').WasmModule, table: DecodedHeaderTable, deleted: boolean }} HeapTable
  */
 
 /**
@@ -36,6 +37,7 @@ let lastTable = null;
 function copyIn(card, headerTable) {
   if (lastTable) letGo(lastTable);
   const what = 'a copy of the header table for the model card';
+  /** @type {DecodedHeaderTable} */
   const table = card.call((m) => new m._DecodedHeaderTable(headerTable.byteLength), what);
   const entry = { card, table, deleted: false };
   lastTable = entry;
@@ -60,7 +62,7 @@ function letGo(entry) {
 /**
  * Asks the card module for one of a header table's tables; a copy of it.
  * @param {HeapTable} entry
- * @param {(table: any) => Uint8Array | null} ask
+ * @param {(table: DecodedHeaderTable) => Uint8Array | null} ask
  * @param {string} what
  */
 function tableOf(entry, ask, what) {
@@ -137,9 +139,9 @@ export async function buildCard(headerTable, tensorCount) {
 }
 
 /**
- * A card built on first use and kept: `get()` builds it (once, also when called again before
- * the first build ends; again after a failed build) and later only returns it, loading the
- * card module again when it was let go and the module tree is still to build.
+ * A card built on first use and kept: the function returned builds it on its first call (once,
+ * also when called again before that build ends; again after a failed build) and later only
+ * returns it, loading the card module again when it was let go and the tree is still to build.
  * @param {Uint8Array | (() => Uint8Array)} headerTable the table, or what writes it
  * @param {number} tensorCount
  * @returns {() => Promise<BuiltCard>}
