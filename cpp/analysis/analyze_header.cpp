@@ -64,6 +64,7 @@ Report analyze_header(std::span<const std::uint8_t> file_start, std::uint64_t fi
   report.tensors = std::move(json.header.tensors);
   report.has_metadata = json.header.has_metadata;
   report.metadata = std::move(json.header.metadata);
+  report.embedded_hashes = embedded_hashes(report.metadata);
   add_metadata_findings(report.tensors, report.metadata, report.findings);
 
   // Step 6: sorted by offsets, the tensors tile the data section, each as long as its shape says.

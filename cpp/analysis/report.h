@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/embedded_hashes.h"
 #include "findings/finding.h"
 #include "format/header.h"
 #include "format/reference_error.h"
@@ -30,6 +31,7 @@ struct Report {
   std::vector<TensorEntry> tensors;             ///< after duplicates are resolved; in data order once step 6 ran
   bool has_metadata = false;                    ///< __metadata__ present and not null
   Metadata metadata;                            ///< duplicates resolved, last value wins
+  std::vector<EmbeddedHash> embedded_hashes;    ///< the hashes `metadata` claims (embedded_hashes.h)
   std::uint64_t file_size = 0;                  ///< as given
   std::uint64_t header_length = 0;              ///< N from the length prefix (0 if unreadable)
   std::uint64_t data_start = 0;                 ///< 8 + N

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <string>
 
+#include "analysis/embedded_hashes.h"
 #include "card/adapter_detect.h"
 #include "card/card_images.h"
 #include "card/card_metadata.h"
@@ -105,7 +106,7 @@ ModelCard build_card(std::span<const TensorView> tensors, const Metadata& metada
   card.base_model = base_model(meta);
   card.training = training_values(meta);
   card.images = card_images(meta);
-  card.embedded_hashes = embedded_hashes(meta);
+  card.embedded_hashes = embedded_hashes(metadata);  // the analysis' own reading of them
   card.kohya_module_names = scan.kohya_names;
   return card;
 }

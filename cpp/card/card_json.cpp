@@ -10,7 +10,6 @@ namespace safetensors {
 namespace {
 
 constexpr std::string_view kKindNames[] = {"model", "adapter", "embedding", "unknown"};
-constexpr std::string_view kCoverNames[] = {"file", "data", "autov1", "base-model"};
 
 class Json {
  public:
@@ -296,7 +295,7 @@ void write_card_json(const ModelCard& card, std::string& out) {
     j.key("value");
     j.string(h.value);
     j.key("covers");
-    j.string(kCoverNames[static_cast<int>(h.covers)]);
+    j.string(hash_cover_name(h.covers));
     j.end_object();
   }
   j.end_array();

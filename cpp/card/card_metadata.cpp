@@ -29,12 +29,6 @@ std::string lower(std::string_view s) {
   return out;
 }
 
-bool is_hex(std::string_view s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
-    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-  });
-}
-
 // Values of ss_* keys that are JSON documents: shown elsewhere in the card, not as training values.
 constexpr std::array<std::string_view, 5> kJsonValued{"ss_tag_frequency", "ss_dataset_dirs", "ss_reg_dataset_dirs",
                                                       "ss_bucket_info", "ss_datasets"};
@@ -237,32 +231,6 @@ std::optional<std::vector<std::pair<std::string, TrainingValue>>> training_value
     out.emplace_back(key.substr(3), std::move(v));
   }
   if (out.empty()) return std::nullopt;
-  return out;
-}
-
-std::vector<EmbeddedHash> embedded_hashes(const MetadataView& meta) {
-  struct Known {
-    std::string_view key;
-    HashCover covers;
-  };
-  // MODEL-CARD-FACTS.md, "Hashes": sshs_model_hash and modelspec.hash_sha256 cover [8+N, EOF);
-  // sshs_legacy_hash is an AutoV1 of kohya's serialisation before the hashes were added;
-  // ss_*_hash name the base model and VAE.
-  constexpr Known kKnown[] = {
-      {"sshs_model_hash", HashCover::Data},       {"modelspec.hash_sha256", HashCover::Data},
-      {"sshs_legacy_hash", HashCover::AutoV1},    {"ss_new_sd_model_hash", HashCover::BaseModel},
-      {"ss_sd_model_hash", HashCover::BaseModel}, {"ss_new_vae_hash", HashCover::BaseModel},
-      {"ss_vae_hash", HashCover::BaseModel},
-  };
-  std::vector<EmbeddedHash> out;
-  for (const Known& k : kKnown) {
-    const auto value = meta.text(k.key);
-    if (!value) continue;
-    std::string_view hex = *value;
-    if (hex.starts_with("0x") || hex.starts_with("0X")) hex.remove_prefix(2);
-    if (!is_hex(hex) || hex.size() > 128) continue;
-    out.push_back({std::string(k.key), lower(hex), k.covers});
-  }
   return out;
 }
 

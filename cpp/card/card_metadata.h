@@ -1,5 +1,8 @@
-// The parts of the card that come from metadata conventions (MODEL-CARD-FACTS.md): ModelSpec
-// `modelspec.*`, kohya `ss_*`/`sshs_*` and the additional-networks editor's `ssmd_*`.
+// The parts of the card that come from metadata conventions: ModelSpec `modelspec.*`
+// (Stability-AI/ModelSpec, README), kohya `ss_*`/`sshs_*` (kohya-ss/sd-scripts,
+// train_network.py) and the additional-networks editor's `ssmd_*` (kohya-ss/
+// sd-webui-additional-networks, scripts/metadata_editor.py). Embedded hashes are the
+// analysis' (cpp/analysis/embedded_hashes.h).
 #pragma once
 
 #include <span>
@@ -30,9 +33,6 @@ std::optional<BaseModel> base_model(const MetadataView& meta);
 /// @brief Every ss_* value (but the JSON-valued ones) with "True"/"False" as booleans,
 /// "None" as null and numbers as numbers; keys without the "ss_" prefix. nullopt without ss_* keys.
 std::optional<std::vector<std::pair<std::string, TrainingValue>>> training_values(const MetadataView& meta);
-
-/// @brief Hashes written into the metadata, lowercase, without "0x".
-std::vector<EmbeddedHash> embedded_hashes(const MetadataView& meta);
 
 /// @brief A Unix time as ISO 8601 UTC to the second ("2023-04-05T21:01:47Z").
 std::string iso_date(double unix_seconds);

@@ -1,8 +1,7 @@
 // Model families and the rules that recognise them, as data. Each rule names keys as they
 // appear in real files (numbers are wildcards, see key_index.h); the first rule whose every
 // clue holds decides. Sources: ComfyUI comfy/model_detection.py (diffusion models),
-// llama.cpp gguf-py tensor_mapping.py (language models), kohya-ss sd-scripts (LoRA names);
-// summarised in ../shared/MODEL-CARD-FACTS.md, "Architecture detection".
+// llama.cpp gguf-py tensor_mapping.py (language models), kohya-ss sd-scripts (LoRA names).
 #pragma once
 
 #include <array>

@@ -7,13 +7,6 @@
 
 namespace safetensors {
 
-std::string_view trim(std::string_view s) {
-  const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
-  while (!s.empty() && space(s.front())) s.remove_prefix(1);
-  while (!s.empty() && space(s.back())) s.remove_suffix(1);
-  return s;
-}
-
 std::optional<std::string_view> MetadataView::text(std::string_view key) const {
   const auto value = get(key);
   if (!value) return std::nullopt;

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "format/header.h"
+#include "format/metadata_text.h"
 
 namespace safetensors {
 
@@ -34,9 +35,6 @@ class MetadataView {
   const Metadata& entries_;
   std::unordered_map<std::string_view, std::string_view> map_;
 };
-
-/// @brief `s` without leading and trailing ASCII whitespace.
-std::string_view trim(std::string_view s);
 
 /// @brief A finite number written as a JSON number (kohya writes str(float)), else nullopt.
 std::optional<double> parse_number(std::string_view s);

@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/embedded_hashes.h"
+
 namespace safetensors {
 
 /// @brief What kind of file it is.
@@ -91,16 +93,6 @@ struct CardImage {
   std::string data_url;
 };
 
-/// @brief What an embedded hash covers (MODEL-CARD-FACTS.md, "Hashes").
-enum class HashCover : std::uint8_t { File, Data, AutoV1, BaseModel };
-
-/// @brief A hash written into the metadata, normalised to lowercase hex.
-struct EmbeddedHash {
-  std::string key;
-  std::string value;
-  HashCover covers = HashCover::Data;
-};
-
 /// @brief A node of the module tree (see module_tree.h), in a flat list: the root first,
 /// every parent before its children.
 struct ModuleNode {
@@ -131,7 +123,7 @@ struct ModelCard {
   std::optional<BaseModel> base_model;
   std::optional<std::vector<std::pair<std::string, TrainingValue>>> training;
   std::vector<CardImage> images;
-  std::vector<EmbeddedHash> embedded_hashes;
+  std::vector<EmbeddedHash> embedded_hashes;  ///< cpp/analysis/embedded_hashes.h, as the analysis finds them
   /// How the module tree splits names (module_tree.h: kohya adapter names split at '_' too). The
   /// tree is built apart, on first use (web/ builds it when `card.modules` is first read).
   bool kohya_module_names = false;

@@ -14,7 +14,7 @@ double element_count(std::span<const std::uint64_t> shape);
 
 /// @brief Σ product(shape) in total and per dtype, as huggingface_hub counts (a scalar counts
 /// 1), plus an estimate of the unpacked count where a packed quantized layout is recognised
-/// (GPTQ/AWQ, bitsandbytes, MLX, MXFP4; MODEL-CARD-FACTS.md, "Parameter counting").
+/// (GPTQ/AWQ, bitsandbytes, MLX, MXFP4; huggingface_hub's and huggingface.js' parameter counts).
 Parameters count_parameters(std::span<const TensorView> tensors);
 
 }  // namespace safetensors

@@ -24,42 +24,39 @@ emscripten::val view_of(const std::vector<std::uint8_t>& table) {
 
 #ifdef SAFETENSORS_CARD_MODULE
 
-#include "card/build_card.h"
-#include "card/module_tree.h"
-#include "wasm/card_table.h"
-#include "wasm/header_table.h"
+#include "wasm/decoded_header_table.h"
 
 namespace {
 
 using namespace safetensors;
 
-// The model card of a loadable file, from the header table the core gave JS at open (`len`
-// bytes at `ptr`; cpp/wasm/header_table.h): as a card table (a view to copy), or null when
-// those bytes are not such a table.
-emscripten::val card_table(std::uintptr_t ptr, std::size_t len) {
-  static std::vector<std::uint8_t> table;
-  TableHeader header;
-  if (!decode_header_table({reinterpret_cast<const std::uint8_t*>(ptr), len}, header)) return emscripten::val::null();
-  encode_card_table(build_card(header.tensors, header.metadata), table);
-  return view_of(table);
+// Where JS writes the header table the core gave it at open (cpp/wasm/header_table.h).
+std::uintptr_t table_bytes(DecodedHeaderTable& table) { return reinterpret_cast<std::uintptr_t>(table.bytes()); }
+
+// The model card of the file (a card table: a view to copy), or null when the bytes are not
+// a loadable file's header table.
+emscripten::val card_table(DecodedHeaderTable& table) {
+  static std::vector<std::uint8_t> out;
+  return table.card_table(out) ? view_of(out) : emscripten::val::null();
 }
 
 // The module tree of the same file (split as kohya's names when `kohya`; the card table says),
-// as a module tree table (a view to copy), or null when those bytes are not a header table.
-// Apart from the card: web/ builds it on the first read of `card.modules`.
-emscripten::val module_tree_table(std::uintptr_t ptr, std::size_t len, bool kohya) {
-  static std::vector<std::uint8_t> table;
-  TableHeader header;
-  if (!decode_header_table({reinterpret_cast<const std::uint8_t*>(ptr), len}, header)) return emscripten::val::null();
-  encode_module_tree_table(module_tree(header.tensors, kohya), table);
-  return view_of(table);
+// a module tree table (a view to copy), or null as above. From the table decoded for the card:
+// web/ builds it on the first read of `card.modules`, then deletes the object.
+emscripten::val module_tree_table(DecodedHeaderTable& table, bool kohya) {
+  static std::vector<std::uint8_t> out;
+  return table.module_tree_table(kohya, out) ? view_of(out) : emscripten::val::null();
 }
 
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(safetensors_card) {
-  emscripten::function("_cardTable", &card_table);
-  emscripten::function("_moduleTreeTable", &module_tree_table);
+  // One per file described (web/card/model_card.js deletes it): the table decoded once.
+  emscripten::class_<DecodedHeaderTable>("_DecodedHeaderTable")
+      .constructor<std::size_t>()
+      .function("bytes", &table_bytes)
+      .function("cardTable", &card_table)
+      .function("moduleTreeTable", &module_tree_table);
 }
 
 #else  // the core

@@ -67,6 +67,12 @@ void encode_header_table(const Report& report, std::vector<std::uint8_t>& out) {
       w.string(value);
     }
   }
+  w.number(static_cast<double>(report.embedded_hashes.size()));
+  for (const EmbeddedHash& h : report.embedded_hashes) {
+    w.string(h.key);
+    w.string(h.value);
+    w.string(hash_cover_name(h.covers));
+  }
   w.number(static_cast<double>(report.tensors.size()));
   for (const TensorEntry& t : report.tensors) write_tensor(w, t);
   w.finish(out);
@@ -116,7 +122,7 @@ bool read_tensor(TableReader& r, TensorView& t, std::vector<std::uint64_t>& dims
 
 bool decode_header_table(std::span<const std::uint8_t> table, TableHeader& out) {
   TableReader r;
-  std::uint64_t error = 0, findings = 0, metadata = 0, tensors = 0, code = 0, size = 0;
+  std::uint64_t error = 0, findings = 0, metadata = 0, hashes = 0, tensors = 0, code = 0, size = 0;
   double metadata_count = 0;
   if (!r.open(table) || !r.count(0, error)) return false;  // only a loadable file's
   for (int i = 0; i < 3; ++i) {                            // file size, header length, data start
@@ -138,6 +144,10 @@ bool decode_header_table(std::span<const std::uint8_t> table, TableHeader& out) 
     std::string_view key, value;
     if (!r.string(key) || !r.string(value)) return false;
     out.metadata.emplace_back(key, value);
+  }
+  if (!r.count(kMaxExact, hashes)) return false;
+  for (std::uint64_t i = 0; i < hashes; ++i) {
+    if (!skip_strings(r, 3)) return false;  // key, value, cover
   }
   if (!r.count(kMaxExact, tensors)) return false;
   out.tensors.clear();

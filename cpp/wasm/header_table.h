@@ -2,7 +2,8 @@
 //
 // Sequence: reference error (index into kReferenceErrorNames, 0 for none; when not 0,
 // its message, has tensor, [tensor]); file size; header length; data start; findings;
-// metadata (-1 for none, else count, then key, value pairs); tensors (count, then per
+// metadata (-1 for none, else count, then key, value pairs); embedded hashes (count, then
+// per hash: key, value, what it covers by name: hash_cover_name); tensors (count, then per
 // tensor: name, dtype index, ndim, dims, begin, end, exact flag, [ndim dims as decimal
 // strings when a dim is above 2^53-1].
 // Findings (also the data scan's): count, then per finding: code index (into
@@ -30,7 +31,8 @@ struct TableHeader {
   Metadata metadata;
 };
 
-/// @brief Reads back a loadable file's table (the findings are skipped); false when `table`
+/// @brief Reads back a loadable file's table (findings and embedded hashes are skipped: the
+/// card reads the hashes from the metadata with the analysis' function); false when `table`
 /// is not such a table. The card module's input: JS keeps the table it received at open
 /// and sends it back for the model card. `out` is valid while `table` is.
 bool decode_header_table(std::span<const std::uint8_t> table, TableHeader& out);

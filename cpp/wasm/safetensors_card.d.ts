@@ -7,11 +7,21 @@ export interface CardModule {
   HEAPU8: Uint8Array;
   _malloc(bytes: number): number;
   _free(ptr: number): void;
-  /** The card table (cpp/wasm/card_table.h) of a loadable file's header table
-   *  (cpp/wasm/header_table.h) at `ptr`, a view to copy; null when it is not one. */
-  _cardTable(ptr: number, length: number): Uint8Array | null;
-  /** The module tree table (cpp/wasm/card_table.h) of the same header table; null as above. */
-  _moduleTreeTable(ptr: number, length: number, kohya: boolean): Uint8Array | null;
+  /** One file's header table (cpp/wasm/header_table.h), decoded once for its card and tree
+   *  (cpp/wasm/decoded_header_table.h). */
+  _DecodedHeaderTable: new (length: number) => DecodedHeaderTable;
+}
+
+/** An Embind object: delete() it. */
+export interface DecodedHeaderTable {
+  /** Where the table's `length` bytes are to be written; 0 when the memory could not be had. */
+  bytes(): number;
+  /** The card table (cpp/wasm/card_table.h), a view to copy; null when the bytes are not a
+   *  loadable file's header table. */
+  cardTable(): Uint8Array | null;
+  /** The module tree table (cpp/wasm/card_table.h); null as above. */
+  moduleTreeTable(kohya: boolean): Uint8Array | null;
+  delete(): void;
 }
 
 export interface CardModuleOptions {

@@ -1,8 +1,10 @@
 // describe(): the model card as JavaScript sees it, on real files and crafted ones.
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { openAsBlob } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openSafetensors } from '../../web/index.js';
+import { readSource } from '../../web/file/validate.js';
 import { writeSafetensors } from '../../tools/write_safetensors.js';
 import { HAVE_REAL, REAL_DIR, recordingSource } from './fixtures.js';
 
@@ -49,6 +51,24 @@ describe.skipIf(!HAVE_REAL)('real files', () => {
     checkTree(card.modules, st.tensors);
   });
 
+  test('the hash claims the core finds at open are those the card lists, on every real file', async () => {
+    const names = (await readdir(REAL_DIR, { recursive: true })).filter((n) => n.endsWith('.safetensors')).sort();
+    let described = 0;
+    const claimed = [];
+    for (const name of names) {
+      const bytes = new Uint8Array(await readFile(join(REAL_DIR, name)));
+      const { header } = await readSource(bytes, {});
+      if (header.referenceError !== null) continue; // the one rejected on purpose
+      const card = await (await openSafetensors(bytes)).describe();
+      expect(header.embeddedHashes, name).toEqual(card.embeddedHashes);
+      described++;
+      claimed.push(...header.embeddedHashes.map((h) => h.key));
+    }
+    expect(described).toBeGreaterThanOrEqual(14);
+    // The kohya LoKr claims its data hash, its legacy hash and its base model's.
+    expect(claimed).toEqual(expect.arrayContaining(['sshs_model_hash', 'sshs_legacy_hash', 'ss_sd_model_hash']));
+  });
+
   test('GPT-2 and the torchtune Gemma (whose header is Llama-like) are models with their sizes', async () => {
     const gpt2 = await (await openSafetensors(await openAsBlob(join(REAL_DIR, 'transformers_gpt2_tiny_f32.safetensors')))).describe();
     expect(gpt2.kind).toBe('model');
@@ -88,6 +108,11 @@ test('readAlpha reads one .alpha scalar when the metadata lacks the alpha', asyn
   expect(plain.adapter.alphaTensor).toBe(`${m}.alpha`);
   expect(plain.family.id).toBe('sd1');
   expect((await st.describe({ readAlpha: true })).adapter.alpha).toBe(8);
+  // Read once per file: later calls take the value read.
+  const reads = vi.spyOn(st, 'getTensor');
+  expect((await st.describe({ readAlpha: true })).adapter.alpha).toBe(8);
+  expect(reads).not.toHaveBeenCalled();
+  expect((await st.describe()).adapter.alpha).toBe(null); // without readAlpha, as the header says
   await expect(st.describe({ readAlpha: 'yes' })).rejects.toThrow(TypeError);
 });
 

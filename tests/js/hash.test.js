@@ -1,6 +1,6 @@
 // st.hash() and validateSafetensors({ hash }): every value against node:crypto, on crafted,
 // large (workers), sparse past 4 GiB and real files; the metadata's claims; one read.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { createHash } from 'node:crypto';
 import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
@@ -182,6 +182,26 @@ describe('embedded hash claims', () => {
     const file = craftedFile(500, { sshs_model_hash: dataSha256.slice(0, 12), 'modelspec.hash_sha256': 'zz' + dataSha256.slice(2) });
     const result = await (await openSafetensors(file)).hash();
     expect(result.checks).toEqual([{ key: 'sshs_model_hash', claimed: dataSha256.slice(0, 12), actual: dataSha256.slice(0, 12), match: true }]);
+  });
+
+  test('the claims come from the core\'s analysis: hash() and validateSafetensors({ hash }) never load the card module', async () => {
+    vi.resetModules(); // a fresh copy of the package: no card module loaded by another test
+    const api = await import('../../web/index.js');
+    const modules = await import('../../web/core/modules.js');
+    api.initSafetensors({ cardWasmBinary: new Uint8Array([0, 0x61, 0x73, 0x6d]) }); // not a module: loading it fails
+    try {
+      const file = craftedFile(3000, { sshs_model_hash: 'AB'.repeat(32), ss_vae_hash: 'cafe' });
+      const { dataSha256 } = expected(file);
+      const mismatch = [{ key: 'sshs_model_hash', claimed: 'ab'.repeat(32), actual: dataSha256, match: false }];
+      const st = await api.openSafetensors(file);
+      expect((await st.hash()).checks).toEqual(mismatch);
+      expect((await api.validateSafetensors(file, { hash: true })).hashes.checks).toEqual(mismatch);
+      expect(modules.loadedCardModule()).toBeNull();
+      // The card module given could not have been loaded: describe() says so.
+      expect(await st.describe().catch((e) => e.code)).toBe('InitError');
+    } finally {
+      api.initSafetensors({});
+    }
   });
 
   test.skipIf(!HAVE_REAL)('the kohya LoKr: its sshs_model_hash is the SHA-256 of its data section', async () => {

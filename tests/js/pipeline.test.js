@@ -1,10 +1,11 @@
 // Diffusers pipelines (issue 11): a folder whose model_index.json lists components, each with
 // its own checkpoint (one file or sharded), opened from a path, picked files and a URL.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { isPipelineSource, openSafetensors, openSafetensorsIndex, openSafetensorsPipeline } from '../../web/index.js';
+import { initSafetensors, isPipelineSource, openSafetensors, openSafetensorsIndex, openSafetensorsPipeline } from '../../web/index.js';
+import { loadCardModule } from '../../web/core/modules.js';
 import { PIPELINE_CONFIG, unetTensors, writePipelineCase } from '../../tools/pipeline_case.js';
 import { writeSafetensors } from '../../tools/write_safetensors.js';
 import { HAVE_REAL, REAL_DIR, rejection } from './fixtures.js';
@@ -71,6 +72,24 @@ describe('diffusers pipelines', () => {
     expect(textEncoder.tensors).toEqual(encoder.tensors);
     const first = encoder.tensors[0].name;
     expect(await textEncoder.getTensor(first)).toEqual(await encoder.getTensor(first));
+  });
+
+  test('each component\'s card is built once: describing it again runs nothing in the core or the card module', async () => {
+    const p = await openSafetensorsPipeline(dir);
+    for (const name of ['unet', 'text_encoder']) {
+      const { model } = p.components.find((c) => c.name === name);
+      const first = await model.describe();
+      expect(first.modules.tensors, name).toBe(model.tensors.length); // the tree built too
+      const calls = [vi.spyOn(await initSafetensors(), 'call'), vi.spyOn(await loadCardModule(), 'call')];
+      try {
+        const again = await model.describe();
+        expect(again).not.toBe(first);
+        expect(JSON.stringify(again)).toBe(JSON.stringify(first));
+        for (const spy of calls) expect(spy, name).not.toHaveBeenCalled();
+      } finally {
+        for (const spy of calls) spy.mockRestore();
+      }
+    }
   });
 
   test('a variant opens the variant files; a component without one is missing, saying what its folder holds', async () => {

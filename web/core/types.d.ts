@@ -52,7 +52,7 @@ export interface InitOptions {
   locateFile?: (path: string, prefix: string) => string;
   /** The core's .wasm bytes (safetensors_core.wasm), when you load them yourself. */
   wasmBinary?: ArrayBuffer | Uint8Array;
-  /** The card module's .wasm bytes (safetensors_card.wasm; loaded by the first describe() or hash()). */
+  /** The card module's .wasm bytes (safetensors_card.wasm; loaded by the first describe(), never by hashing). */
   cardWasmBinary?: ArrayBuffer | Uint8Array;
 }
 

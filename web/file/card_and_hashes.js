@@ -12,11 +12,14 @@ import { checkBoolean, checkOptions } from './options.js';
  */
 export function cardAndHashes({ source, header, byName, cardOf }, self) {
   const { tensors, dataStart } = header;
+  /** @type {number | null} the alpha read for describe({ readAlpha }), once it was */
+  let alphaRead = null;
   return {
     /**
-     * The model card, built by the card module from the header read at open (a new object each
-     * call). Reads nothing more, unless `readAlpha` is set and only an adapter's `.alpha`
-     * tensors hold its alpha: then one of those scalars is read.
+     * The model card, built by the card module from the header read at open, on the first call
+     * (later calls only copy it: a new object each call). Reads nothing more, unless
+     * `readAlpha` is set and only an adapter's `.alpha` tensors hold its alpha: then one of
+     * those scalars is read, on the first such call.
      * @param {{ readAlpha?: boolean, signal?: AbortSignal }} [describeOptions]
      * @returns {Promise<import('../index.js').ModelCard>}
      */
@@ -28,14 +31,15 @@ export function cardAndHashes({ source, header, byName, cardOf }, self) {
       const described = cardObject(await cardOf());
       const adapter = described.adapter;
       if (readAlpha && adapter && adapter.alpha === null && adapter.alphaTensor !== undefined) {
-        const [alpha] = /** @type {Float32Array} */ (await self().getTensor(adapter.alphaTensor, { as: 'float32', signal }));
-        if (Number.isFinite(alpha)) adapter.alpha = alpha;
+        alphaRead ??= (/** @type {Float32Array} */ (await self().getTensor(adapter.alphaTensor, { as: 'float32', signal })))[0];
+        if (Number.isFinite(alphaRead)) adapter.alpha = alphaRead;
       }
       return described;
     },
     /**
      * SHA-256 of the whole file, of its data section and of tensors, in one read, checked
-     * against the hashes the metadata claims.
+     * against the hashes the metadata claims (found by the core's analysis at open: the card
+     * module is not needed).
      * @param {import('../index.js').HashOptions} [hashOptions]
      * @returns {Promise<import('../index.js').HashResult>}
      */
@@ -57,9 +61,8 @@ export function cardAndHashes({ source, header, byName, cardOf }, self) {
         chosen = [...indices].sort((a, b) => a - b).map((i) => tensors[i]);
       }
       const spans = chosen?.map((t) => ({ name: t.name, begin: dataStart + t.dataOffsets[0], end: dataStart + t.dataOffsets[1] })) ?? null;
-      const claims = JSON.parse((await cardOf()).json).embeddedHashes;
       const plan = { size: header.fileSize, dataStart, file: wantFile, data: wantData, tensors: spans };
-      return hashSource(await initSafetensors(), source, plan, claims, hashOptions);
+      return hashSource(await initSafetensors(), source, plan, header.embeddedHashes, hashOptions);
     },
   };
 }

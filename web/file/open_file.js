@@ -1,8 +1,7 @@
 // openSafetensors: a file's header read and analysed, and the SafetensorsFile handle over it,
 // put together from the methods of its parts (reads, card and hashes, edits).
 import { SafetensorsError } from '../core/errors.js';
-import { loadCardModule, loadedCardModule } from '../core/modules.js';
-import { buildCard } from '../card/model_card.js';
+import { cardOnce } from '../card/model_card.js';
 import { checkOptions } from './options.js';
 import { readSource, verdictOf } from './validate.js';
 import { tensorReads } from './tensor_reads.js';
@@ -16,17 +15,17 @@ import { edits } from './edits.js';
  *   source: Awaited<ReturnType<typeof readSource>>['source'],
  *   header: Awaited<ReturnType<typeof readSource>>['header'],
  *   byName: () => Map<string, number>,
- *   cardOf: () => Promise<Awaited<ReturnType<typeof buildCard>>>,
+ *   cardOf: () => Promise<import('../card/model_card.js').BuiltCard>,
  * }} OpenedFile
  *   byName: tensor name -> index, built on first use (opening stays as cheap as the header
- *   parse); cardOf: the card's JSON and its module tree's builder, built on first use
+ *   parse); cardOf: the card's JSON and its module tree's builder, built on first use and kept
  */
 
 /**
  * Reads the header of a .safetensors file and returns its tensors and metadata, its report,
  * and the methods that read its tensors. Only the first 8 + N bytes are read here. Without
  * `describable`, the header table (the card's input, about the size of the header again) is
- * let go: a sharded model's shards, whose card is the model's.
+ * let go at once: a sharded model's shards, whose card is the model's.
  * @param {import('../index.js').SafetensorsSource} input
  * @param {import('../index.js').ReadOptions} options
  * @param {boolean} describable
@@ -43,10 +42,10 @@ export async function openFile(input, options, describable) {
   }
   const { tensors } = header;
   let byIndex = null;
-  let card = null;
-  const tensorCount = tensors.length; // as opened: the card is of the header, whatever happens to `tensors`
-  const cardInput = describable ? header.table : null;
-  header.table = /** @type {any} */ (null); // `header` lives as long as the file: only cardInput keeps the table
+  // As opened: the card is of the header, whatever happens to `tensors`. `header` lives as long
+  // as the file; the table (about the size of the header) only until the card has its module tree.
+  const card = describable ? cardOnce(header.table, tensors.length) : null;
+  header.table = /** @type {any} */ (null);
   /** @type {OpenedFile} */
   const opened = {
     input,
@@ -54,10 +53,8 @@ export async function openFile(input, options, describable) {
     header,
     byName: () => (byIndex ??= new Map(tensors.map((t, i) => [t.name, i]))),
     async cardOf() {
-      if (!cardInput) throw new SafetensorsError('InternalError', 'this file was opened as a shard of a sharded model: describe the model instead');
-      card ??= await buildCard(cardInput, tensorCount);
-      if (loadedCardModule() === null) await loadCardModule(); // let go after an error: the module tree needs one
-      return card;
+      if (card === null) throw new SafetensorsError('InternalError', 'this file was opened as a shard of a sharded model: describe the model instead');
+      return card();
     },
   };
   /** @type {import('../index.js').SafetensorsFile} */

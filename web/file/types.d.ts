@@ -19,9 +19,10 @@ export interface SafetensorsFile extends TensorReader {
   /** The verdict from the same read of the header: what validateSafetensors would return. */
   report: ValidationReport;
   /**
-   * What the file is, from its header and metadata (built by the core while the header was
-   * read; a new object each call). Reads no tensor data, except with `readAlpha` when only an
-   * adapter's `.alpha` tensors hold its alpha (then one scalar is read).
+   * What the file is, from its header and metadata (built by the card module from the header as
+   * read at open, on the first call, and kept: a new object each call). Reads no tensor data,
+   * except with `readAlpha` when only an adapter's `.alpha` tensors hold its alpha (then one
+   * scalar is read, on the first such call).
    */
   describe(options?: { readAlpha?: boolean; signal?: AbortSignal }): Promise<ModelCard>;
   /**

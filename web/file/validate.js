@@ -3,7 +3,6 @@
 import { initSafetensors } from '../core/modules.js';
 import { toByteSource } from '../source/byte_source.js';
 import { readHeader } from '../header/read_header.js';
-import { buildCard } from '../card/model_card.js';
 import { scanData } from '../tensors/data_scan.js';
 import { hashSource } from '../hashing/hash_source.js';
 import { checkBoolean, checkOptions } from './options.js';
@@ -55,8 +54,8 @@ export async function validateSafetensors(input, options = {}) {
   let hashes = null;
   if (wantHash) {
     const plan = { size: header.fileSize, dataStart: readableDataStart(header), file: true, data: true, tensors: null };
-    // The metadata's hash claims, as the card lists them (a rejected file has no card).
-    const claims = result.loadable ? JSON.parse((await buildCard(header.table, header.tensors.length)).json).embeddedHashes : [];
+    // The metadata's hash claims, from the core's analysis (checked only on a loadable file).
+    const claims = result.loadable ? header.embeddedHashes : [];
     const scanWith = scanning ? async (/** @type {any} */ pass) => { scan = await scanData(core, source, header, options, pass); } : null;
     hashes = await hashSource(core, source, plan, claims, options, scanWith);
   } else if (scanning) {

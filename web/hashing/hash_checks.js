@@ -14,8 +14,9 @@ const WHAT = {
 /**
  * The computed value a claim is checked against, or null when it cannot be compared.
  * kohya's sshs_legacy_hash is the AutoV1 of the file as written before its hashes were added
- * to the metadata (MODEL-CARD-FACTS.md), which moved every byte after the header: it is
- * comparable only when both files were shorter than 1 MiB, where the window is empty.
+ * to the metadata (kohya-ss/sd-scripts, library/train_util.py: addnet_hash_legacy), which
+ * moved every byte after the header: it is comparable only when both files were shorter than
+ * 1 MiB, where the window is empty.
  * @param {'file' | 'data' | 'autov1' | 'base-model'} covers
  * @param {import('../index.js').FileHashes} hashes
  * @param {number} size
@@ -28,7 +29,7 @@ function actualFor(covers, hashes, size) {
 }
 
 /**
- * @param {import('../index.js').ModelCard['embeddedHashes']} claims
+ * @param {import('../index.js').ModelCard['embeddedHashes']} claims the core's (cpp/analysis/embedded_hashes.h)
  * @param {import('../index.js').FileHashes} hashes
  * @param {number} size the file's size
  * @param {import('../index.js').Finding['severity']} severity EmbeddedHashMismatch's, from the core

@@ -24,6 +24,9 @@ export function decodeHeaderTable(bytes, tables) {
     for (let i = 0; i < metadataCount; i++) entries[i] = [r.str(), r.str()];
     metadata = Object.fromEntries(entries);
   }
+  // The hashes the metadata claims (cpp/analysis/embedded_hashes.h): what hash() checks.
+  /** @type {import('../index.js').ModelCard['embeddedHashes']} */
+  const embeddedHashes = r.list(() => ({ key: r.str(), value: r.str(), covers: /** @type {any} */ (r.str()) }));
 
   const count = r.num();
   const tensors = new Array(count);
@@ -42,5 +45,5 @@ export function decodeHeaderTable(bytes, tables) {
   }
   // `table` stays for the model card's module (web/card/model_card.js), which reads it back.
   const table = bytes;
-  return { referenceError, fileSize, headerSize, dataStart, findings, metadata, tensors, dtypeIndex, table };
+  return { referenceError, fileSize, headerSize, dataStart, findings, metadata, embeddedHashes, tensors, dtypeIndex, table };
 }

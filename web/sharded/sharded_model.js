@@ -3,8 +3,8 @@
 import { initSafetensors } from '../core/modules.js';
 import { SafetensorsError, errorText, tensorNotFound } from '../core/errors.js';
 import { throwIfAborted } from '../core/abort.js';
-import { analyzeHeader } from '../header/read_header.js';
-import { buildCard } from '../card/model_card.js';
+import { writeHeaderTable } from '../header/header_table_writer.js';
+import { cardOnce } from '../card/model_card.js';
 import { cardObject } from '../card/card_table.js';
 import { locateModel } from './shard_sources.js';
 import { unsafeShardReason } from './shard_index.js';
@@ -76,26 +76,6 @@ export async function pooled(count, limit, task) {
 }
 
 /**
- * A header text holding every tensor of the model (offsets laid end to end), for the core to
- * build one model card from: what the card says depends on names, dtypes and shapes only.
- * @param {import('./shard_checks.js').ShardTensor[]} tensors
- * @param {Record<string, string> | null} metadata
- */
-function mergedHeader(tensors, metadata) {
-  const entries = metadata ? [`"__metadata__":${JSON.stringify(metadata)}`] : [];
-  let at = 0;
-  for (const t of tensors) {
-    const shape = (t.exactShape ?? t.shape).join(',');
-    entries.push(`${JSON.stringify(t.name)}:{"dtype":"${t.dtype}","shape":[${shape}],"data_offsets":[${at},${at + t.byteLength}]}`);
-    at += t.byteLength;
-  }
-  const header = new TextEncoder().encode(`{${entries.join(',')}}`);
-  const prefix = new Uint8Array(8);
-  new DataView(prefix.buffer).setBigUint64(0, BigInt(header.byteLength), true);
-  return { parts: [prefix, header], size: 8 + header.byteLength + at };
-}
-
-/**
  * @param {unknown} source
  * @param {import('../index.js').IndexOptions} options
  * @param {typeof import('../index.js').openSafetensors} openSafetensors
@@ -132,6 +112,9 @@ export async function openShardedModel(source, options, openSafetensors) {
   let byName = null;
   /** @type {Map<string, number> | null} index name -> shard position, built on the first miss */
   let indexed = null;
+  // One card for the whole model, built on the first describe() from a header table of every
+  // tensor (what the card says depends on names, dtypes and shapes only), then kept.
+  const card = cardOnce(() => writeHeaderTable(checked.tensors, firstMetadata, core.tables.dtypes), checked.tensors.length);
   const notFound = (/** @type {string} */ name) => {
     if (files.index) {
       const { names, shardOf } = files.index;
@@ -196,13 +179,7 @@ export async function openShardedModel(source, options, openSafetensors) {
     },
     async describe(describeOptions = {}) {
       throwIfAborted(describeOptions.signal);
-      // The core analyses a header holding every tensor; the card module builds its card.
-      const { parts, size } = mergedHeader(checked.tensors, firstMetadata);
-      const merged = analyzeHeader(await initSafetensors(), parts, size);
-      if (merged.referenceError !== null) {
-        throw new SafetensorsError('InternalError', `the header merged from the shards for the model card is not loadable: ${merged.findings[0].message}`);
-      }
-      return cardObject(await buildCard(merged.table, merged.tensors.length));
+      return cardObject(await card());
     },
   };
 }

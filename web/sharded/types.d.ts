@@ -54,7 +54,7 @@ export interface ShardedModel extends TensorReader {
   findings: Finding[];
   /** No finding is an error: every shard loads and the index matches them. */
   loadable: boolean;
-  /** One model card for the whole model, from every shard's tensors (reads nothing more). */
+  /** One model card for the whole model, from every shard's tensors (reads nothing more; built on the first call and kept: a new object each call). */
   describe(options?: { signal?: AbortSignal }): Promise<ModelCard>;
 }
 
