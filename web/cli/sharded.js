@@ -17,10 +17,10 @@ import { locateModel } from '../sharded/shard_sources.js';
  *   & { loadable: boolean | null, referenceError: import('../index.js').ReferenceErrorKind | null, tensors: number }} ComponentEntry
  */
 /**
- * A sharded model's or a pipeline's report, in the shape of a file's.
- * @typedef {{ loadable: boolean, referenceError: null, findings: import('../index.js').Finding[], tensors: number, shards: ShardEntry[] }} ModelReport
- * @typedef {{ loadable: boolean, referenceError: null, findings: import('../index.js').Finding[], tensors: number,
- *   className: string | null, components: ComponentEntry[] }} PipelineReport
+ * A sharded model's or a pipeline's report, in the shape of a file's, with its shards or components.
+ * @typedef {{ loadable: boolean, referenceError: null, findings: import('../index.js').Finding[], tensors: number }} WholeReport
+ * @typedef {WholeReport & { shards: ShardEntry[] }} ModelReport
+ * @typedef {WholeReport & { className: string | null, components: ComponentEntry[] }} PipelineReport
  */
 
 /**

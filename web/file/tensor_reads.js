@@ -40,7 +40,7 @@ export function tensorReads({ source, header, byName }) {
      * @param {string} name
      * @param {{ as?: 'native' | 'float32' | 'raw', rows?: [number, number], signal?: AbortSignal,
      *   onProgress?: (bytesDone: number, bytesTotal: number) => void, chunkBytes?: number }} [streamOptions]
-     * @returns {AsyncGenerator<{ offset: number, values: import('../index.js').TensorArray }, void, undefined>}
+     * @returns {AsyncGenerator<import('../tensors/decode.js').TensorPiece, void, undefined>}
      */
     async* streamTensor(name, streamOptions = {}) {
       checkOptions(streamOptions);

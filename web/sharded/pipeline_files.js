@@ -42,7 +42,7 @@ function parseConfig(value, where) {
 
 /**
  * @param {string | URL} url
- * @param {{ fetch?: typeof fetch, headers?: HeadersInit, signal?: AbortSignal }} options
+ * @param {import('../source/http_fetch.js').FetchOptions} options
  * @returns {Promise<PipelineFiles>}
  */
 function fromUrl(url, options) {
@@ -162,7 +162,7 @@ export async function isPipelineSource(source) {
 
 /**
  * @param {unknown} source see openSafetensorsPipeline
- * @param {{ fetch?: typeof fetch, headers?: HeadersInit, signal?: AbortSignal }} options
+ * @param {import('../source/http_fetch.js').FetchOptions} options
  * @returns {Promise<PipelineFiles>}
  */
 export async function locatePipeline(source, options) {

@@ -64,7 +64,7 @@ function withoutIndex(where, files, resolve) {
 
 /**
  * @param {string | URL} url
- * @param {{ fetch?: typeof fetch, headers?: HeadersInit, signal?: AbortSignal }} options
+ * @param {import('../source/http_fetch.js').FetchOptions} options
  */
 async function fromUrl(url, options) {
   const href = String(url);
@@ -153,7 +153,7 @@ const isFileList = (/** @type {unknown} */ source) => typeof FileList !== 'undef
 
 /**
  * @param {unknown} source see openSafetensorsIndex
- * @param {{ fetch?: typeof fetch, headers?: HeadersInit, signal?: AbortSignal }} options
+ * @param {import('../source/http_fetch.js').FetchOptions} options
  * @returns {Promise<ModelFiles>}
  */
 export async function locateModel(source, options) {

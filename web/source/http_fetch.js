@@ -10,6 +10,11 @@ export const BACKOFF_MS = 200;
 /** A response that sends nothing for this long is given up (abort ends it sooner). */
 export const IDLE_TIMEOUT_MS = 30_000;
 
+/**
+ * How remote files are fetched: the fetch to use, headers sent with every request, and the signal.
+ * @typedef {Omit<import('../index.js').ReadOptions, 'firstRead'>} FetchOptions
+ */
+
 export const CORS_HINT =
   'if the file is on another origin than the page, its server must send Access-Control-Allow-Origin and list Content-Range (and ETag) in Access-Control-Expose-Headers';
 
@@ -87,7 +92,7 @@ export async function fetchRetrying(fetchFn, url, init, signal, count = () => {}
 
 /**
  * Options shared by every request: the fetch to use and headers as a plain object.
- * @param {{ fetch?: typeof fetch, headers?: HeadersInit }} options
+ * @param {FetchOptions} options
  */
 export function requestOptions({ fetch: fetchFn = globalThis.fetch, headers = {} }) {
   if (typeof fetchFn !== 'function') throw new TypeError('options.fetch must be a function (this runtime has no global fetch)');
@@ -141,7 +146,7 @@ export async function readBody(reader, url, signal, after) {
  * retries as for ranges; 4xx is HttpError; a body over `limit` bytes is stopped and
  * `tooLarge(bytes)` thrown.
  * @param {string} url
- * @param {{ fetch?: typeof fetch, headers?: HeadersInit, signal?: AbortSignal }} options
+ * @param {FetchOptions} options
  * @param {number} limit
  * @param {(bytes: number) => Error} tooLarge
  * @returns {Promise<Uint8Array>}

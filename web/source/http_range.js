@@ -20,7 +20,7 @@ export function parseContentRange(value) {
 export class Remote {
   /**
    * @param {string} url
-   * @param {{ fetch?: typeof fetch, headers?: HeadersInit, firstRead: number }} options
+   * @param {import('./http_fetch.js').FetchOptions & { firstRead: number }} options
    */
   constructor(url, options) {
     const { firstRead } = options;

@@ -18,7 +18,7 @@ export const FIRST_READ_BYTES = 256 << 10;
  * chunks take an optional AbortSignal as their last argument, passed to fetch(); `signal`
  * here is for the first request only.
  * @param {string | URL} url
- * @param {{ fetch?: typeof fetch, headers?: HeadersInit, signal?: AbortSignal, firstRead?: number }} [options]
+ * @param {import('../index.js').ReadOptions} [options]
  * @returns {Promise<import('./byte_source.js').ByteSource & { url: string, readonly requests: number }>}
  */
 export async function fromUrl(url, options = {}) {

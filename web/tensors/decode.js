@@ -9,6 +9,7 @@ export const SCRATCH_INPUT_BYTES = 1 << 20;
 
 /** @typedef {import('./plan.js').ReadPlan} ReadPlan */
 /** @typedef {import('../index.js').TensorArray} TensorArray */
+/** @typedef {{ offset: number, values: TensorArray }} TensorPiece  values: the elements from index `offset` of the tensor (or rows) read */
 
 /**
  * The array a tensor is read into: a new one, or a view of the caller's `into` (checked here).
@@ -59,7 +60,7 @@ function outputBytesPerUnit(plan) {
  * @param {Pick<import('../source/byte_source.js').ByteSource, 'chunks'>} source
  * @param {ReadPlan} plan
  * @param {{ signal?: AbortSignal, onProgress?: (done: number, total: number) => void, target?: TensorArray, chunkBytes?: number }} options
- * @returns {AsyncGenerator<{ offset: number, values: TensorArray }, void, undefined>}
+ * @returns {AsyncGenerator<TensorPiece, void, undefined>}
  */
 export async function* decodePieces(core, source, plan, options) {
   const { signal, onProgress, target } = options;

@@ -6,7 +6,7 @@ import { throwIfAborted } from '../core/abort.js';
 
 /** @typedef {import('./worker_host.js').Requests} Requests */
 /** @typedef {import('./worker_host.js').Piece} Piece */
-/** @typedef {(done: number, total: number) => void} Progress */
+/** @typedef {import('./worker_host.js').Progress} Progress */
 
 /**
  * The error a worker reported, as the same kind of error here.

@@ -6,7 +6,7 @@ import { SafetensorsError, openSafetensors } from '../index.js';
 /** @typedef {import('../index.js').SafetensorsFile} SafetensorsFile */
 /** @typedef {import('../index.js').TensorArray} TensorArray */
 /** @typedef {(done: number, total: number) => void} Progress */
-/** @typedef {{ offset: number, values: TensorArray }} Piece  one streamed piece, its array moved */
+/** @typedef {import('../tensors/decode.js').TensorPiece} Piece  one streamed piece, its array moved */
 /** @typedef {Pick<import('../index.js').SafetensorsFile, 'tensors' | 'metadata' | 'headerSize' | 'dataStart' | 'fileSize' | 'findings' | 'report'>} OpenAnswer */
 /**
  * Each request the page makes: its fields (besides `id`, `op` and `progress`) and the value the
