@@ -94,7 +94,7 @@ export async function* decodePieces(core, source, plan, options) {
         targetBytes.set(chunk, written * unitBytes + filled);
         const units = Math.floor((filled + chunk.byteLength) / unitBytes);
         filled = (filled + chunk.byteLength) % unitBytes;
-        yield { offset: written, values: /** @type {TensorArray} */ (target).subarray(written, written + units) }; // targetBytes is target's
+        yield { offset: written, values: /** @type {TensorArray} */ (target).subarray(written, written + units) }; // targetBytes comes with a target
         throwIfAborted(signal);
         written += units;
       } else {

@@ -68,7 +68,7 @@ export async function convertFile(file, source, slice, options) {
   throwIfAborted(signal);
   const core = await initSafetensors();
   const dtypes = new Map(core.tables.dtypes.map((d) => [/** @type {string} */ (d.name), d]));
-  const target = /** @type {DtypeRow} */ (dtypes.get(to)); // a target: in the table
+  const target = /** @type {DtypeRow} */ (dtypes.get(to)); // F16 or BF16: in the table
   const entries = file.tensors.map((t) => {
     const from = /** @type {DtypeRow} */ (dtypes.get(t.dtype)); // every dtype a file holds is in the table
     const convert = from !== target && core.call((m) => m._canNarrow(from.index, target.index)) && (wanted?.(t.name) ?? true);
