@@ -33,7 +33,8 @@ export async function openSafetensors(input, options = {}) {
  * @returns {Promise<import('./index.js').ShardedModel>}
  */
 export async function openSafetensorsIndex(source, options = {}) {
-  return openShardedModel(source, checkOptions(options), (shard, shardOptions) => openFile(shard, shardOptions, false));
+  // openShardedModel gives each shard its options.
+  return openShardedModel(source, checkOptions(options), (shard, shardOptions) => openFile(shard, /** @type {import('./index.js').ReadOptions} */ (shardOptions), false));
 }
 
 /**

@@ -4,7 +4,10 @@ import { printable } from './text.js';
 import { withInput } from './files.js';
 import { usage } from './usage.js';
 
-/** safetensors-wasm convert: float tensors rounded to F16 or BF16, the rest copied. */
+/**
+ * safetensors-wasm convert: float tensors rounded to F16 or BF16, the rest copied.
+ * @param {string[]} args
+ */
 export async function convert(args) {
   const files = [];
   let to = null;

@@ -7,6 +7,7 @@ import { usage } from './usage.js';
 
 /**
  * Splits `edit` arguments: FILE, --set KEY=VALUE..., --delete KEY..., --clear, -o OUT.
+ * @param {string[]} args
  * @returns {{ file: string, out: string, set: [string, string][], remove: string[], clear: boolean } | string} the edit, or what is wrong
  */
 export function parseEdit(args) {
@@ -37,7 +38,10 @@ export function parseEdit(args) {
   return { file: files[0], out, set, remove, clear };
 }
 
-/** safetensors-wasm edit: new metadata, the data section copied byte for byte. */
+/**
+ * safetensors-wasm edit: new metadata, the data section copied byte for byte.
+ * @param {string[]} args
+ */
 export async function edit(args) {
   const parsed = parseEdit(args);
   if (typeof parsed === 'string') {

@@ -6,7 +6,13 @@ import { openSafetensors, SafetensorsError } from '../index.js';
 import { isHttpUrl } from '../source/http_source.js';
 import { printable } from './text.js';
 
-// A path is opened as a FileHandle; an http(s) URL is read by the library (Range requests).
+/**
+ * A path is opened as a FileHandle; an http(s) URL is read by the library (Range requests).
+ * @template T
+ * @param {string} path
+ * @param {(source: string | import('node:fs/promises').FileHandle) => Promise<T>} fn
+ * @returns {Promise<T>}
+ */
 export async function withFile(path, fn) {
   if (isHttpUrl(path)) return fn(path);
   const handle = await open(path, 'r');
@@ -17,10 +23,15 @@ export async function withFile(path, fn) {
   }
 }
 
-// A file we cannot read gets a report too, so --json output stays one entry per argument.
+/**
+ * A file we cannot read gets a report too, so --json output stays one entry per argument.
+ * @param {string} path
+ * @param {unknown} error what was thrown
+ * @returns {import('../index.js').ValidationReport}
+ */
 export function unreadable(path, error) {
   const code = error instanceof SafetensorsError ? error.code : 'ReadError';
-  return { loadable: false, referenceError: null, findings: [{ code, severity: 'error', message: `cannot read ${path}: ${error.message}` }], tensors: 0 };
+  return { loadable: false, referenceError: null, findings: [{ code, severity: 'error', message: `cannot read ${path}: ${/** @type {Error} */ (error).message}` }], tensors: 0 };
 }
 
 /**

@@ -5,7 +5,18 @@ import { hashLines } from './text.js';
 import { unreadable, withFile } from './files.js';
 import { parseArgs, usage } from './usage.js';
 
-// A file's hashes: with --tensors through the opened file (a rejected file gets the rest).
+/** @typedef {import('../index.js').HashResult} HashResult */
+/**
+ * One file's entry in hash's output: its hashes, or why it could not be read.
+ * @typedef {(HashResult & { file: string, loadable: boolean, error?: undefined }) | { file: string, error: string }} HashEntry
+ */
+
+/**
+ * A file's hashes: with --tensors through the opened file (a rejected file gets the rest).
+ * @param {string} path
+ * @param {boolean} tensors
+ * @returns {Promise<HashEntry>}
+ */
 async function hashPath(path, tensors) {
   try {
     return await withFile(path, async (handle) => {
@@ -18,13 +29,14 @@ async function hashPath(path, tensors) {
         }
       }
       const report = await validateSafetensors(handle, { hash: true });
-      return { file: path, loadable: report.loadable, ...report.hashes };
+      return { file: path, loadable: report.loadable, .../** @type {HashResult} */ (report.hashes) }; // asked for
     });
   } catch (error) {
     return { file: path, error: unreadable(path, error).findings[0].message };
   }
 }
 
+/** @param {string[]} args */
 export async function hash(args) {
   const parsed = parseArgs(args, ['--json', '--tensors']);
   if (!parsed) return usage();
@@ -38,9 +50,10 @@ export async function hash(args) {
         console.error(r.error);
         continue;
       }
-      console.log(`${r.sha256}  ${r.file}`);
-      for (const line of hashLines(r)) console.log(`  ${line}`);
+      // An entry without `error` is a file's hashes.
+      console.log(`${/** @type {HashResult} */ (r).sha256}  ${r.file}`);
+      for (const line of hashLines(/** @type {HashResult} */ (r))) console.log(`  ${line}`);
     }
   }
-  return results.every((r) => !r.error && r.checks.every((c) => c.match)) ? 0 : 1;
+  return results.every((r) => !r.error && /** @type {HashResult} */ (r).checks.every((c) => c.match)) ? 0 : 1;
 }

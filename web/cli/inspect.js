@@ -6,7 +6,13 @@ import { unreadable, withFile } from './files.js';
 import { parseArgs, usage } from './usage.js';
 import { componentLines, isModelArgument, modelReport, pipelineReport, shardLines } from './sharded.js';
 
-// One read of the header: the opened file and its card, or for a rejected file the report its error carries.
+/**
+ * One read of the header: the opened file and its card, or for a rejected file the report its error carries.
+ * @template T
+ * @param {string} path
+ * @param {(st: import('../index.js').SafetensorsFile | null, report: import('../index.js').ValidationReport, card: import('../index.js').ModelCard | null) => T} fn
+ * @returns {Promise<T>}
+ */
 async function openPath(path, fn) {
   try {
     return await withFile(path, async (handle) => {
@@ -19,8 +25,14 @@ async function openPath(path, fn) {
   }
 }
 
-// A model or pipeline that could not be opened: its one finding, as text or in the JSON shape
-// of a successful inspect (`empty` holds that shape's other fields); exit status 1.
+/**
+ * A model or pipeline that could not be opened: its one finding, as text or in the JSON shape
+ * of a successful inspect (`empty` holds that shape's other fields); exit status 1.
+ * @param {string} file
+ * @param {unknown} error what was thrown
+ * @param {boolean} json
+ * @param {object} empty
+ */
 function openFailed(file, error, json, empty) {
   const report = unreadable(file, error);
   if (json) process.stdout.write(`${JSON.stringify({ file, report, ...empty }, null, 2)}\n`);
@@ -28,7 +40,11 @@ function openFailed(file, error, json, empty) {
   return 1;
 }
 
-// A sharded model: its card, verdict, findings, shards and tensors (each with its shard).
+/**
+ * A sharded model: its card, verdict, findings, shards and tensors (each with its shard).
+ * @param {string} file
+ * @param {boolean} json
+ */
 async function inspectModel(file, json) {
   let model;
   try {
@@ -48,6 +64,7 @@ async function inspectModel(file, json) {
   console.log(`\nshards:\n${shardLines(report).join('\n')}`);
   if (model.metadata) console.log(`\nindex metadata: ${printable(JSON.stringify(model.metadata))}`);
   if (model.tensors.length) {
+    /** @type {(string | number)[][]} */
     const rows = [['name', 'dtype', 'shape', 'shard', 'bytes']];
     for (const t of model.tensors) rows.push([printable(t.name), t.dtype, `[${t.shape.join(', ')}]`, printable(t.shard), t.byteLength]);
     console.log(`\n${table(rows)}`);
@@ -55,7 +72,11 @@ async function inspectModel(file, json) {
   return model.loadable ? 0 : 1;
 }
 
-// A diffusers pipeline: its verdict, findings, components and each component's card.
+/**
+ * A diffusers pipeline: its verdict, findings, components and each component's card.
+ * @param {string} file
+ * @param {boolean} json
+ */
 async function inspectPipeline(file, json) {
   let pipeline;
   try {
@@ -79,6 +100,7 @@ async function inspectPipeline(file, json) {
   return pipeline.loadable ? 0 : 1;
 }
 
+/** @param {string[]} args */
 export async function inspect(args) {
   const parsed = parseArgs(args, ['--json'], { single: true });
   if (!parsed) return usage();
@@ -102,6 +124,7 @@ export async function inspect(args) {
       for (const [k, v] of Object.entries(st.metadata)) console.log(printable(`  ${k}: ${v.length > 200 ? `${v.slice(0, 200)}… (${v.length} chars)` : v}`));
     }
     if (st.tensors.length) {
+      /** @type {(string | number)[][]} */
       const rows = [['name', 'dtype', 'shape', 'offsets', 'bytes']];
       for (const t of st.tensors) rows.push([printable(t.name), t.dtype, `[${t.shape.join(', ')}]`, `${t.dataOffsets[0]}-${t.dataOffsets[1]}`, t.byteLength]);
       console.log(`\n${table(rows)}`);

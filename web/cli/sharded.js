@@ -6,7 +6,27 @@ import { isHttpUrl } from '../source/http_source.js';
 import { hashLines, printable } from './text.js';
 import { locateModel } from '../sharded/shard_sources.js';
 
-/** Whether the argument names a sharded model: an index (path or URL ending in .json) or a folder. */
+/**
+ * A shard in a model's report: its verdict, and with validate --scan-data / --hash its scan and hashes.
+ * @typedef {{ name: string, loadable: boolean, referenceError: import('../index.js').ReferenceErrorKind | null, tensors: number,
+ *   dataScan?: import('../index.js').DataScan | null, hashes?: import('../index.js').HashResult | null }} ShardEntry
+ */
+/**
+ * A component in a pipeline's report (loadable and referenceError null without a checkpoint).
+ * @typedef {Pick<import('../index.js').PipelineComponent, 'name' | 'library' | 'className' | 'weights' | 'path'>
+ *   & { loadable: boolean | null, referenceError: import('../index.js').ReferenceErrorKind | null, tensors: number }} ComponentEntry
+ */
+/**
+ * A sharded model's or a pipeline's report, in the shape of a file's, with its shards or components.
+ * @typedef {{ loadable: boolean, referenceError: null, findings: import('../index.js').Finding[], tensors: number }} WholeReport
+ * @typedef {WholeReport & { shards: ShardEntry[] }} ModelReport
+ * @typedef {WholeReport & { className: string | null, components: ComponentEntry[] }} PipelineReport
+ */
+
+/**
+ * Whether the argument names a sharded model: an index (path or URL ending in .json) or a folder.
+ * @param {string} arg
+ */
 export async function isModelArgument(arg) {
   if (isHttpUrl(arg)) return /\.json(?:[?#]|$)/i.test(arg);
   if (arg.endsWith('.json')) return true;
@@ -17,7 +37,11 @@ export async function isModelArgument(arg) {
   }
 }
 
-/** The model's report in the shape of a file's, plus its shards' verdicts. */
+/**
+ * The model's report in the shape of a file's, plus its shards' verdicts.
+ * @param {import('../index.js').ShardedModel} model
+ * @returns {ModelReport}
+ */
 export function modelReport(model) {
   return {
     loadable: model.loadable,
@@ -33,7 +57,7 @@ export function modelReport(model) {
  * be (one shard at a time, each in one pass). Its scan and hashes go into its entry of
  * `report.shards`; their findings join the model's, each with its shard.
  * @param {string} path the model argument
- * @param {ReturnType<typeof modelReport>} report
+ * @param {ModelReport} report
  * @param {import('../index.js').ShardedModel} model
  * @param {{ scanData?: boolean, hash?: boolean }} options
  * @param {typeof import('../index.js').validateSafetensors} validate
@@ -42,7 +66,7 @@ export async function checkShardData(path, report, model, options, validate) {
   const files = await locateModel(path, {});
   for (const [i, entry] of report.shards.entries()) {
     if (!entry.loadable) continue;
-    const result = await validate(/** @type {any} */ (await files.resolve(entry.name)), options);
+    const result = await validate(await files.resolve(entry.name), options);
     if (options.scanData) entry.dataScan = result.dataScan ?? null;
     if (options.hash) entry.hashes = result.hashes ?? null;
     // The header's findings are the shard's report's; what follows them is the read's.
@@ -50,19 +74,29 @@ export async function checkShardData(path, report, model, options, validate) {
   }
 }
 
-/** Each hashed shard's hash lines, under its name. */
+/**
+ * Each hashed shard's hash lines, under its name.
+ * @param {{ shards: ShardEntry[] }} report
+ */
 export function shardHashLines(report) {
-  return report.shards.filter((s) => s.hashes).flatMap((s) => [printable(`  ${s.name}:`), ...hashLines(s.hashes).map((l) => `    ${l}`)]);
+  return report.shards.filter((s) => s.hashes).flatMap((s) => [printable(`  ${s.name}:`), ...hashLines(/** @type {import('../index.js').HashResult} */ (s.hashes)).map((l) => `    ${l}`)]);
 }
 
-/** One line per shard: its name, tensors and verdict. */
+/**
+ * One line per shard: its name, tensors and verdict.
+ * @param {{ shards: ShardEntry[] }} report
+ */
 export function shardLines(report) {
   const width = Math.max(...report.shards.map((s) => s.name.length));
-  const scanned = (s) => (s.dataScan ? `, data scanned (${s.dataScan.bytes} bytes)` : '');
+  const scanned = (/** @type {ShardEntry} */ s) => (s.dataScan ? `, data scanned (${s.dataScan.bytes} bytes)` : '');
   return report.shards.map((s) => printable(`  ${s.name.padEnd(width)}  ${String(s.tensors).padStart(6)} ${s.tensors === 1 ? 'tensor ' : 'tensors'}  ${s.loadable ? 'loadable' : `not loadable${s.referenceError ? `: ${s.referenceError}` : ''}`}${scanned(s)}`));
 }
 
-/** A pipeline's report in the shape of a file's, plus its components' verdicts. */
+/**
+ * A pipeline's report in the shape of a file's, plus its components' verdicts.
+ * @param {import('../index.js').SafetensorsPipeline} pipeline
+ * @returns {PipelineReport}
+ */
 export function pipelineReport(pipeline) {
   const components = pipeline.components.map((c) => ({
     name: c.name, library: c.library, className: c.className, weights: c.weights, path: c.path,
@@ -78,7 +112,10 @@ export function pipelineReport(pipeline) {
   };
 }
 
-/** One line per component: its name, class, checkpoint and verdict. */
+/**
+ * One line per component: its name, class, checkpoint and verdict.
+ * @param {{ components: ComponentEntry[] }} report
+ */
 export function componentLines(report) {
   const width = Math.max(...report.components.map((c) => c.name.length));
   return report.components.map((c) => {

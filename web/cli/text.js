@@ -5,11 +5,12 @@ import { adapterText, familyText, parametersText, trainingSummary } from '../car
 const MAX_TRIGGERS = 8;
 const MAX_LINE = 300;
 
-const clip = (text) => (text.length > MAX_LINE ? `${text.slice(0, MAX_LINE)}…` : text);
+const clip = (/** @type {string} */ text) => (text.length > MAX_LINE ? `${text.slice(0, MAX_LINE)}…` : text);
 // Metadata text is anyone's: a terminal must not receive its control characters.
 // eslint-disable-next-line no-control-regex
-export const printable = (text) => text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
+export const printable = (/** @type {string} */ text) => text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
 
+/** @param {[string, string][]} pairs label, value */
 function labelled(pairs) {
   const width = Math.max(...pairs.map(([label]) => label.length));
   return pairs.map(([label, value]) => `${label.padEnd(width)}  ${clip(printable(value))}`);
@@ -23,7 +24,7 @@ function labelled(pairs) {
 export function cardLines(card) {
   /** @type {[string, string][]} */
   const pairs = [];
-  const add = (label, value) => { if (value !== null && value !== undefined && value !== '') pairs.push([label, value]); };
+  const add = (/** @type {string} */ label, /** @type {string | null | undefined} */ value) => { if (value !== null && value !== undefined && value !== '') pairs.push([label, value]); };
   add('title', card.title ?? '(none)');
   add('kind', card.kind + (card.adapter ? `: ${adapterText(card)}` : ''));
   const family = familyText(card);
@@ -61,7 +62,10 @@ export function hashLines(h) {
   return lines;
 }
 
-/** A finding as one indented line, naming its component and shard where it has them. */
+/**
+ * A finding as one indented line, naming its component and shard where it has them.
+ * @param {import('../index.js').Finding} f
+ */
 export function findingLine(f) {
   // A shard's scan or hash finding does not name its shard; cross-shard findings do.
   const shard = f.shard !== undefined && !f.message.includes(f.shard) ? `${f.shard}: ` : '';
@@ -69,9 +73,12 @@ export function findingLine(f) {
 }
 
 /** `loadable`, or `not loadable: <the reference's error kind>`. */
-export const verdictText = (r) => (r.loadable ? 'loadable' : `not loadable${r.referenceError ? `: ${r.referenceError}` : ''}`);
+export const verdictText = (/** @type {{ loadable: boolean, referenceError: string | null }} */ r) => (r.loadable ? 'loadable' : `not loadable${r.referenceError ? `: ${r.referenceError}` : ''}`);
 
-/** Rows of cells as aligned columns. */
+/**
+ * Rows of cells as aligned columns.
+ * @param {(string | number)[][]} rows
+ */
 export function table(rows) {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => String(r[c]).length)));
   return rows.map((r) => r.map((v, c) => String(v).padEnd(widths[c])).join('  ').trimEnd()).join('\n');

@@ -35,7 +35,13 @@ export function usage() {
   return 2;
 }
 
-/** Splits flags (all of them known) from file arguments; null when the usage is wrong. */
+/**
+ * Splits flags (all of them known) from file arguments; null when the usage is wrong.
+ * @param {string[]} args
+ * @param {string[]} known the flags the verb takes
+ * @param {{ single?: boolean }} [options] single: exactly one file
+ * @returns {{ has: (flag: string) => boolean, files: string[] } | null}
+ */
 export function parseArgs(args, known, { single = false } = {}) {
   const flags = new Set(args.filter((a) => a.startsWith('--')));
   const files = args.filter((a) => !a.startsWith('--'));

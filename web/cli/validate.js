@@ -6,6 +6,21 @@ import { unreadable, withFile } from './files.js';
 import { parseArgs, usage } from './usage.js';
 import { checkShardData, componentLines, isModelArgument, modelReport, pipelineReport, shardHashLines, shardLines } from './sharded.js';
 
+/** @typedef {import('./sharded.js').ShardEntry} ShardEntry */
+/** @typedef {import('./sharded.js').ComponentEntry} ComponentEntry */
+/** @typedef {import('./sharded.js').ModelReport} ModelReport */
+/** @typedef {import('./sharded.js').PipelineReport} PipelineReport */
+/**
+ * What validate reports of one argument: a file's report, or a sharded model's (with its
+ * shards) or a pipeline's (with its components) in that shape.
+ * @typedef {import('../index.js').ValidationReport & { shards?: ShardEntry[], className?: string | null, components?: ComponentEntry[] }} ArgumentReport
+ */
+
+/**
+ * @param {string} path
+ * @param {{ scanData?: boolean, hash?: boolean }} [options]
+ * @returns {Promise<ArgumentReport>}
+ */
 async function validatePath(path, options = {}) {
   try {
     if (await isPipelineSource(path)) return pipelineReport(await openSafetensorsPipeline(path));
@@ -21,6 +36,7 @@ async function validatePath(path, options = {}) {
   }
 }
 
+/** @param {string[]} args */
 export async function validate(args) {
   const parsed = parseArgs(args, ['--json', '--scan-data', '--hash']);
   if (!parsed) return usage();
@@ -39,8 +55,9 @@ export async function validate(args) {
       const where = r.shards ? ` in ${r.shards.length} shards` : r.components ? ` in ${r.components.filter((c) => c.tensors > 0).length} components of ${printable(r.className ?? 'a pipeline')}` : '';
       console.log(`${r.file}: ${verdictText(r)} (${r.tensors} tensors${where})`);
       for (const f of r.findings) console.log(findingLine(f));
-      if (r.shards) for (const line of [...shardLines(r), ...shardHashLines(r)]) console.log(line);
-      if (r.components) for (const line of componentLines(r)) console.log(line);
+      // An entry with shards is a model's, one with components a pipeline's.
+      if (r.shards) for (const line of [...shardLines(/** @type {ModelReport} */ (r)), ...shardHashLines(/** @type {ModelReport} */ (r))]) console.log(line);
+      if (r.components) for (const line of componentLines(/** @type {PipelineReport} */ (r))) console.log(line);
       if (r.hashes) for (const line of hashLines(r.hashes)) console.log(`  ${line}`);
     }
   }

@@ -22,12 +22,19 @@ export class SafetensorsError extends Error {
   }
 }
 
-/** What went wrong, in a few words, from anything thrown. */
+/**
+ * What went wrong, in a few words, from anything thrown.
+ * @param {unknown} cause
+ */
 export function errorText(cause) {
   return cause instanceof Error ? cause.message : String(cause);
 }
 
-/** A failed read of the source, with what failed as the cause. */
+/**
+ * A failed read of the source, with what failed as the cause.
+ * @param {string} message
+ * @param {unknown} [cause]
+ */
 export function readError(message, cause) {
   return new SafetensorsError('ReadError', message, { cause });
 }

@@ -11,14 +11,27 @@ import { Core, WasmModule } from './wasm_module.js';
 const WASM_URL = new URL('../wasm/safetensors_core.wasm', import.meta.url);
 const CARD_WASM_URL = new URL('../wasm/safetensors_card.wasm', import.meta.url);
 
+/** @typedef {import('../wasm/safetensors_core.js').CoreModule} CoreModule */
+/** @typedef {import('../wasm/safetensors_card.js').CardModule} CardModule */
+/** @typedef {import('../index.js').InitOptions} InitOptions */
+
+/** @type {InitOptions} */
 let initOptions = {}; // initSafetensors' options: every load, reloads included, uses them
 
+/**
+ * @param {unknown} value
+ * @param {string} name
+ */
 function checkBinary(value, name) {
   if (value !== undefined && !(value instanceof ArrayBuffer || value instanceof Uint8Array)) {
     throw new TypeError(`initSafetensors: options.${name} must be an ArrayBuffer or a Uint8Array`);
   }
 }
 
+/**
+ * @param {InitOptions} options as the caller gave them (checked here)
+ * @returns {InitOptions}
+ */
 function checkInitOptions(options) {
   if (options === null || typeof options !== 'object') throw new TypeError('initSafetensors: options must be an object');
   const { locateFile, wasmBinary, cardWasmBinary } = options;
@@ -30,15 +43,16 @@ function checkInitOptions(options) {
 
 /**
  * One of the two modules: how it is loaded, and the load in use.
- * @template {WasmModule} C
+ * @template {CoreModule | CardModule} M the Emscripten module
+ * @template {WasmModule<M>} C its guarded form
  */
 class ModuleSlot {
   /**
    * @param {string} name for messages
    * @param {URL} url where the .wasm is, beside this file
    * @param {'wasmBinary' | 'cardWasmBinary'} binaryOption the initSafetensors option with its bytes
-   * @param {() => Promise<(options: object) => Promise<any>>} factory the Emscripten factory
-   * @param {new (module: any, slot: ModuleSlot<any>) => C} CoreClass
+   * @param {() => Promise<(options: import('../wasm/safetensors_core.js').CoreModuleOptions) => Promise<M>>} factory the Emscripten factory
+   * @param {new (module: M, slot: { name: string, forget(module: WasmModule<M>): void }) => C} CoreClass
    */
   constructor(name, url, binaryOption, factory, CoreClass) {
     this.name = name;
@@ -66,16 +80,21 @@ class ModuleSlot {
     return this.loading;
   }
 
+  /** @returns {Promise<C>} */
   async load() {
     this.loaded = new this.CoreClass(await this.instantiate(), this);
     return this.loaded;
   }
 
-  /** A new instance of the module, with memory of its own (InitError when it cannot be had). */
+  /**
+   * A new instance of the module, with memory of its own (InitError when it cannot be had).
+   * @returns {Promise<M>}
+   */
   async instantiate() {
     const { locateFile } = initOptions;
     const wasmBinary = initOptions[this.binaryOption];
     try {
+      /** @type {import('../wasm/safetensors_core.js').CoreModuleOptions} the card module takes the same */
       const moduleOptions = {};
       if (wasmBinary) {
         moduleOptions.wasmBinary = wasmBinary;
@@ -106,16 +125,15 @@ class ModuleSlot {
   }
 }
 
-/** @type {ModuleSlot<Core>} */
+/** @type {ModuleSlot<CoreModule, Core>} */
 const coreSlot = new ModuleSlot('core', WASM_URL, 'wasmBinary', async () => createSafetensorsCore, Core);
-/** @type {ModuleSlot<WasmModule>} */
+/** @type {ModuleSlot<CardModule, WasmModule<CardModule>>} */
 const cardSlot = new ModuleSlot('card module', CARD_WASM_URL, 'cardWasmBinary', async () => (await import('../wasm/safetensors_card.js')).default, WasmModule);
 
 /**
  * Loads the core module (once; later calls return the same promise). Options, when given,
  * are kept for every later load of either module, including the reload after a trap.
- * @param {{ locateFile?: (path: string, prefix: string) => string, wasmBinary?: ArrayBuffer | Uint8Array,
- *   cardWasmBinary?: ArrayBuffer | Uint8Array }} [options]
+ * @param {InitOptions} [options]
  * @returns {Promise<Core>}
  */
 export function initSafetensors(options) {
@@ -127,7 +145,7 @@ export function initSafetensors(options) {
 
 /**
  * Loads the model card's module (once, on the first card asked for).
- * @returns {Promise<WasmModule>}
+ * @returns {Promise<WasmModule<CardModule>>}
  */
 export function loadCardModule() {
   return cardSlot.get();
@@ -135,7 +153,7 @@ export function loadCardModule() {
 
 /**
  * The card module if it is loaded (for the module tree, built synchronously on first read).
- * @returns {WasmModule | null}
+ * @returns {WasmModule<CardModule> | null}
  */
 export function loadedCardModule() {
   return cardSlot.loaded;

@@ -28,8 +28,14 @@ export class TableReader {
     return this.text.slice(start, end);
   }
 
-  /** `fill(i)` for i below the next number, collected in an array. */
+  /**
+   * `fill(i)` for i below the next number, collected in an array.
+   * @template T
+   * @param {(index: number) => T} fill
+   * @returns {T[]}
+   */
   list(fill) {
+    /** @type {T[]} */
     const out = new Array(this.num());
     for (let i = 0; i < out.length; i++) out[i] = fill(i);
     return out;
@@ -39,7 +45,8 @@ export class TableReader {
 /**
  * A findings list as the core writes it (cpp/wasm/header_table.h), as plain objects.
  * @param {TableReader} r
- * @param {ReturnType<typeof import('./tables.js').decodeCoreTables>} tables
+ * @param {import('./tables.js').CoreTables} tables
+ * @returns {import('../index.js').Finding[]}
  */
 export function readFindings(r, tables) {
   return r.list(() => {
@@ -48,7 +55,12 @@ export function readFindings(r, tables) {
   });
 }
 
-/** Adds `tensor` to `finding` when the table says it has one. */
+/**
+ * Adds `tensor` to `finding` when the table says it has one.
+ * @param {TableReader} r
+ * @param {import('../index.js').Finding} finding
+ * @returns {import('../index.js').Finding}
+ */
 export function withTensor(r, finding) {
   if (r.num() === 1) finding.tensor = r.str();
   return finding;

@@ -8,6 +8,13 @@ import { TableReader } from './table_reader.js';
 /** @typedef {import('../index.js').ReferenceErrorKind} ReferenceErrorKind */
 /** @typedef {import('../index.js').FindingCode} FindingCode */
 /** @typedef {import('../index.js').Finding['severity']} Severity */
+/**
+ * One row of the core's dtype table: `bits` per element; a unit of `unitBytes` holds
+ * `unitElements` (an F4 byte holds two); `storage`: the typed array, without "Array", whose
+ * elements the bytes are ("Float32", ...), or how they become values ("narrow-float", "bool", "packed").
+ * @typedef {{ name: Dtype, index: number, bits: number, unitBytes: number, unitElements: number, storage: string }} DtypeRow
+ */
+/** @typedef {ReturnType<typeof decodeCoreTables>} CoreTables */
 
 /** The table version this JS reads; the .wasm must be from the same build. */
 const VERSION = 3;
@@ -15,7 +22,7 @@ const VERSION = 3;
 /**
  * @param {Uint8Array} bytes
  * @returns {{
- *   dtypes: { name: Dtype, index: number, bits: number, unitBytes: number, unitElements: number, storage: string }[],
+ *   dtypes: DtypeRow[],
  *   referenceErrors: (ReferenceErrorKind | null)[], referenceErrorSeverity: Severity,
  *   findingCodes: { name: FindingCode, severity: Severity }[], findingSeverity: Map<FindingCode, Severity>,
  *   maxHeaderBytes: number,

@@ -7,15 +7,25 @@ import { SafetensorsError } from './errors.js';
 /** A heap grown past this by a huge header is let go (WebAssembly memory never shrinks). */
 export const SWOLLEN_HEAP_BYTES = 256 * 2 ** 20;
 
+/**
+ * @param {string} what
+ * @param {unknown} [cause]
+ */
 function outOfMemory(what, cause) {
   return new SafetensorsError('OutOfMemory', `${what}: more WebAssembly memory than could be had`, { cause });
 }
 
-/** One loaded module and the guarded ways into it. */
+/** @typedef {import('../wasm/safetensors_core.js').CoreModule} CoreModule */
+/** @typedef {import('../wasm/safetensors_card.js').CardModule} CardModule */
+
+/**
+ * One loaded module and the guarded ways into it.
+ * @template {CoreModule | CardModule} [M=CoreModule | CardModule] the Emscripten module
+ */
 export class WasmModule {
   /**
-   * @param {any} module
-   * @param {{ name: string, forget(module: WasmModule): void }} slot  the slot it was loaded by (web/core/modules.js)
+   * @param {M} module
+   * @param {{ name: string, forget(module: WasmModule<M>): void }} slot  the slot it was loaded by (web/core/modules.js)
    */
   constructor(module, slot) {
     this.module = module;
@@ -27,7 +37,7 @@ export class WasmModule {
    * Runs `fn(module)`. A trap (a RuntimeError from inside the wasm) becomes OutOfMemory or
    * InternalError and lets this module go; other errors pass unchanged.
    * @template T
-   * @param {(module: any) => T} fn
+   * @param {(module: M) => T} fn
    * @param {string} [what] what is being done, for an out-of-memory message
    * @returns {T}
    */
@@ -42,7 +52,10 @@ export class WasmModule {
     }
   }
 
-  /** Cleanup that must not hide the error that led to it: skipped once the module is let go. */
+  /**
+   * Cleanup that must not hide the error that led to it: skipped once the module is let go.
+   * @param {(module: M) => void} fn
+   */
   release(fn) {
     if (!this.dropped) this.call(fn);
   }
@@ -64,6 +77,7 @@ export class WasmModule {
     return ptr;
   }
 
+  /** @param {number} ptr what malloc gave */
   free(ptr) {
     this.release((m) => m._free(ptr));
   }
@@ -78,15 +92,18 @@ export class WasmModule {
   }
 }
 
-/** The core module: also its tables and the padding its parser reads past an input. */
+/**
+ * The core module: also its tables and the padding its parser reads past an input.
+ * @extends {WasmModule<CoreModule>}
+ */
 export class Core extends WasmModule {
   /**
-   * @param {any} module
-   * @param {{ name: string, forget(module: WasmModule): void }} slot  the slot it was loaded by (web/core/modules.js)
+   * @param {CoreModule} module
+   * @param {{ name: string, forget(module: WasmModule<CoreModule>): void }} slot  the slot it was loaded by (web/core/modules.js)
    */
   constructor(module, slot) {
     super(module, slot);
-    /** @type {ReturnType<typeof decodeCoreTables>} */
+    /** @type {import('./tables.js').CoreTables} */
     this.tables = decodeCoreTables(this.call((m) => m._coreTables().slice()));
     this.inputPadding = this.call((m) => m._inputPadding());
   }

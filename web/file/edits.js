@@ -20,16 +20,18 @@ function slicer(input) {
 /**
  * @param {import('./open_file.js').OpenedFile} opened
  * @param {() => import('../index.js').SafetensorsFile} self the handle whose header is edited
+ * @returns {Pick<import('../index.js').SafetensorsFile, 'withMetadata' | 'convert'>}
  */
 export function edits({ input, source, header }, self) {
-  return {
+  // One implementation per method serves its overloads (a Blob, or nothing with `path`).
+  return /** @type {Pick<import('../index.js').SafetensorsFile, 'withMetadata' | 'convert'>} */ ({
     /**
      * The same file with other metadata (null: none), as a Blob: a new header, then the
      * original's data section as a slice of it (not copied). With `path` (Node), written to
      * that file instead, the data section streamed from this file's source.
      * @param {Record<string, string> | null} metadata
      * @param {{ path?: string, signal?: AbortSignal }} [writeOptions]
-     * @returns {Promise<any>} a Blob, or nothing when written to `path`
+     * @returns {Promise<Blob | void>} a Blob, or nothing when written to `path`
      */
     async withMetadata(metadata, writeOptions = {}) {
       const { path, signal } = checkOptions(writeOptions);
@@ -48,10 +50,10 @@ export function edits({ input, source, header }, self) {
      * (Node) a file. Other tensors are copied.
      * @param {{ to: 'F16' | 'BF16', tensors?: (name: string) => boolean, path?: string, signal?: AbortSignal,
      *   onProgress?: (done: number, total: number) => void }} convertOptions
-     * @returns {Promise<any>} a Blob, or nothing when written to `path`
+     * @returns {Promise<Blob | void>} a Blob, or nothing when written to `path`
      */
     async convert(convertOptions) {
       return convertFile(self(), source, slicer(input), checkOptions(convertOptions));
     },
-  };
+  });
 }

@@ -8,17 +8,19 @@ import { checkOptions } from './options.js';
 
 /**
  * @param {import('./open_file.js').OpenedFile} opened
+ * @returns {import('../index.js').TensorReader}
  */
 export function tensorReads({ source, header, byName }) {
   const { tensors, dataStart, dtypeIndex } = header;
   /** The read plan of tensor `name` for `options`, on the loaded core. */
-  const planFor = async (/** @type {string} */ name, /** @type {any} */ options) => {
+  const planFor = async (/** @type {string} */ name, /** @type {{ as?: string, rows?: [number, number] }} */ options) => {
     const index = byName().get(name);
     if (index === undefined) throw tensorNotFound(name, tensors);
     const core = await initSafetensors();
     return { core, tensor: tensors[index], plan: planTensorRead(tensors[index], core.tables.dtypes[dtypeIndex[index]], dataStart, options) };
   };
-  return {
+  // One implementation per method serves its overloads, which narrow the array's type by `as`.
+  return /** @type {import('../index.js').TensorReader} */ ({
     /**
      * Reads one tensor (or rows of it) into a typed array, streaming only its bytes.
      * @param {string} name
@@ -38,7 +40,7 @@ export function tensorReads({ source, header, byName }) {
      * @param {string} name
      * @param {{ as?: 'native' | 'float32' | 'raw', rows?: [number, number], signal?: AbortSignal,
      *   onProgress?: (bytesDone: number, bytesTotal: number) => void, chunkBytes?: number }} [streamOptions]
-     * @returns {AsyncGenerator<{ offset: number, values: any }>}
+     * @returns {AsyncGenerator<import('../tensors/decode.js').TensorPiece, void, undefined>}
      */
     async* streamTensor(name, streamOptions = {}) {
       checkOptions(streamOptions);
@@ -58,5 +60,5 @@ export function tensorReads({ source, header, byName }) {
       checkOptions(batchOptions);
       return readTensorBatch(await initSafetensors(), source, { tensors, dataStart, dtypeIndex, byName }, names, batchOptions);
     },
-  };
+  });
 }

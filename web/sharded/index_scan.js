@@ -7,61 +7,7 @@
 // index (objects list those first), a name that may be there twice (JSON.parse keeps the last
 // value at the first place), a repeated top-level key, a "weight_map" that is not an object
 // of strings, and invalid JSON.
-
-const QUOTE = 34;
-const BACKSLASH = 92;
-const COMMA = 44;
-const COLON = 58;
-const OPEN_BRACE = 123;
-const CLOSE_BRACE = 125;
-const OPEN_BRACKET = 91;
-const CLOSE_BRACKET = 93;
-
-/** JSON's whitespace: space, tab, line feed, carriage return. */
-const isSpace = (/** @type {number} */ c) => c === 32 || c === 10 || c === 13 || c === 9;
-
-/** Position of the first non-space character at or after `at`. */
-function skipSpace(text, at) {
-  while (isSpace(text.charCodeAt(at))) at++;
-  return at;
-}
-
-/**
- * End (the closing quote) of a string whose content starts at `start`, or -1 when it holds an
- * escape or a control character, or never ends. charCodeAt past the end is NaN and ends the
- * loop through the `!(c >= 32)` test.
- */
-function plainStringEnd(text, start) {
-  for (let i = start; ; i++) {
-    const c = text.charCodeAt(i);
-    if (c === QUOTE) return i;
-    if (c === BACKSLASH || !(c >= 32)) return -1;
-  }
-}
-
-/**
- * End of the JSON value that starts at `at` (not validated: JSON.parse of the slice does
- * that), or -1 when it is cut short.
- */
-function valueEnd(text, at) {
-  let depth = 0;
-  for (let i = at; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === QUOTE) {
-      for (i++; i < text.length && text.charCodeAt(i) !== QUOTE; i++) if (text.charCodeAt(i) === BACKSLASH) i++;
-      if (i >= text.length) return -1;
-      if (depth === 0) return i + 1;
-    } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
-      depth++;
-    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
-      if (depth === 0) return i; // a scalar's end at its container's close
-      if (--depth === 0) return i + 1;
-    } else if (depth === 0 && (c === COMMA || isSpace(c))) {
-      return i;
-    }
-  }
-  return depth === 0 ? text.length : -1;
-}
+import { BACKSLASH, CLOSE_BRACE, COLON, COMMA, OPEN_BRACE, QUOTE, plainStringEnd, skipSpace, valueEnd } from './json_text.js';
 
 /**
  * `array` copied into one twice as long.
@@ -70,7 +16,7 @@ function valueEnd(text, at) {
  * @returns {T}
  */
 function doubled(array) {
-  const grown = /** @type {T} */ (new /** @type {any} */ (array.constructor)(2 * array.length));
+  const grown = new /** @type {new (length: number) => T} */ (array.constructor)(2 * array.length);
   grown.set(array);
   return grown;
 }
@@ -114,6 +60,8 @@ function hasRepeats(names, hashes) {
 
 /**
  * Reads the weight_map object whose "{" is at `at`.
+ * @param {string} text
+ * @param {number} at
  * @returns {ScannedWeightMap | null}
  */
 function scanWeightMap(text, at) {

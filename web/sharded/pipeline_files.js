@@ -11,18 +11,24 @@ export const PIPELINE_INDEX = 'model_index.json';
 
 /** model_index.json is a few hundred bytes; anything this large is not one. */
 const PIPELINE_INDEX_LIMIT_BYTES = 16 << 20;
-const tooLarge = (bytes) => invalidIndex(`${PIPELINE_INDEX} is ${bytes} bytes, over the ${PIPELINE_INDEX_LIMIT_BYTES}-byte limit; real ones are a few hundred bytes`);
+const tooLarge = (/** @type {number} */ bytes) => invalidIndex(`${PIPELINE_INDEX} is ${bytes} bytes, over the ${PIPELINE_INDEX_LIMIT_BYTES}-byte limit; real ones are a few hundred bytes`);
 
 /**
  * @typedef {object} PipelineFiles
  * @property {string} where the pipeline's model_index.json, for messages
  * @property {Record<string, unknown>} config model_index.json, parsed
  * @property {(folder: string) => Promise<string[] | null>} list a component folder's file names (null: cannot list)
- * @property {(path: string) => unknown} file a source for openSafetensors (path relative to the pipeline folder)
- * @property {(path: string) => unknown} index a source for openSafetensorsIndex (may be a promise)
+ * @property {(path: string) => SafetensorsSource | Promise<SafetensorsSource>} file a source for openSafetensors (path relative to the pipeline folder)
+ * @property {(path: string) => IndexSource | Promise<IndexSource>} index a source for openSafetensorsIndex
  */
+/** @typedef {import('../index.js').SafetensorsSource} SafetensorsSource */
+/** @typedef {import('../index.js').IndexSource} IndexSource */
 
-/** @param {Uint8Array | string} value @param {string} where */
+/**
+ * @param {Uint8Array | string} value
+ * @param {string} where
+ * @returns {Record<string, unknown>}
+ */
 function parseConfig(value, where) {
   let config;
   try {
@@ -34,6 +40,11 @@ function parseConfig(value, where) {
   return config;
 }
 
+/**
+ * @param {string | URL} url
+ * @param {import('../source/http_fetch.js').FetchOptions} options
+ * @returns {Promise<PipelineFiles>}
+ */
 function fromUrl(url, options) {
   const href = String(url);
   const at = (/** @type {string} */ path) => shardUrl(path, href);
@@ -46,7 +57,11 @@ function fromUrl(url, options) {
   }))();
 }
 
-/** Picked files: the one model_index.json (the shallowest) marks the pipeline folder. */
+/**
+ * Picked files: the one model_index.json (the shallowest) marks the pipeline folder.
+ * @param {File[]} files
+ * @returns {Promise<PipelineFiles>}
+ */
 async function fromFiles(files) {
   /** @type {Map<string, File>} */
   const byPath = new Map();
@@ -76,9 +91,14 @@ async function fromFiles(files) {
   };
 }
 
+/**
+ * @param {string} path
+ * @returns {Promise<PipelineFiles>}
+ */
 async function fromPath(path) {
   // A variable specifier keeps bundlers from following this import into node:fs.
   const nodeFiles = '../source/node_files.js';
+  /** @type {typeof import('../source/node_files.js')} */
   const node = await import(/* @vite-ignore */ /* webpackIgnore: true */ nodeFiles);
   const what = await node.describePath(path).catch((/** @type {unknown} */ cause) => {
     throw invalidIndex(`cannot read ${path}: ${errorText(cause)}`, cause);
@@ -111,9 +131,12 @@ async function fromPath(path) {
   };
 }
 
-const isFileList = (source) => typeof FileList !== 'undefined' && source instanceof FileList;
+const isFileList = (/** @type {unknown} */ source) => typeof FileList !== 'undefined' && source instanceof FileList;
 
-/** Whether picked files hold a model_index.json: then they are a pipeline, not one model. */
+/**
+ * Whether picked files hold a model_index.json: then they are a pipeline, not one model.
+ * @param {File[]} files
+ */
 export function holdsPipeline(files) {
   return files.some((f) => (f.webkitRelativePath || f.name).split('/').pop() === PIPELINE_INDEX);
 }
@@ -125,9 +148,10 @@ export function holdsPipeline(files) {
  */
 export async function isPipelineSource(source) {
   if (isHttpUrl(source)) return new URL(String(source)).pathname.endsWith(`/${PIPELINE_INDEX}`);
-  if (Array.isArray(source) || isFileList(source)) return holdsPipeline([...(/** @type {any} */ (source))]);
+  if (Array.isArray(source) || isFileList(source)) return holdsPipeline([.../** @type {Iterable<File>} */ (source)]);
   if (typeof source === 'string' && isNode()) {
     const nodeFiles = '../source/node_files.js';
+    /** @type {typeof import('../source/node_files.js')} */
     const node = await import(/* @vite-ignore */ /* webpackIgnore: true */ nodeFiles);
     if (source.endsWith(PIPELINE_INDEX)) return true;
     const what = await node.describePath(source).catch(() => null);
@@ -138,14 +162,14 @@ export async function isPipelineSource(source) {
 
 /**
  * @param {unknown} source see openSafetensorsPipeline
- * @param {{ fetch?: typeof fetch, headers?: HeadersInit, signal?: AbortSignal }} options
+ * @param {import('../source/http_fetch.js').FetchOptions} options
  * @returns {Promise<PipelineFiles>}
  */
 export async function locatePipeline(source, options) {
   if (isHttpUrl(source)) return fromUrl(/** @type {string | URL} */ (source), options);
   if (Array.isArray(source) || isFileList(source)) {
-    const files = [...(/** @type {any} */ (source))];
-    if (!files.every((f) => f instanceof Blob && typeof (/** @type {any} */ (f).name) === 'string')) throw new TypeError('every picked file must be a File');
+    const files = [.../** @type {Iterable<File>} */ (source)];
+    if (!files.every((f) => f instanceof Blob && typeof f.name === 'string')) throw new TypeError('every picked file must be a File');
     if (!holdsPipeline(files)) throw invalidIndex(`the picked files hold no ${PIPELINE_INDEX}; pick a diffusers pipeline folder`);
     return fromFiles(files);
   }

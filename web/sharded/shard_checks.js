@@ -10,14 +10,25 @@ const NAMES_SHOWN = 3;
 /** @typedef {import('../index.js').TensorInfo} TensorInfo */
 /** @typedef {import('../index.js').Finding} Finding */
 /** @typedef {TensorInfo & { shard: string }} ShardTensor */
+/**
+ * The tensors of one code and shard: `count` of them, the first NAMES_SHOWN named; `text` says
+ * what the group's finding says.
+ * @typedef {{ code: import('../index.js').FindingCode, shard: string, names: string[], count: number, text: (group: Group) => string }} Group
+ */
 
 /** Collects names per (code, shard) and turns each group into one finding. */
 class Groups {
   constructor() {
-    /** @type {Map<string, { code: string, shard: string, names: string[], count: number, text: (group: any) => string }>} */
+    /** @type {Map<string, Group>} */
     this.groups = new Map();
   }
 
+  /**
+   * @param {Group['code']} code
+   * @param {string} shard
+   * @param {string} name
+   * @param {Group['text']} text
+   */
   add(code, shard, name, text) {
     const key = `${code}\u0000${shard}`;
     let group = this.groups.get(key);
@@ -32,13 +43,16 @@ class Groups {
   }
 }
 
-/** "a", "b", "c" and 4 more */
+/**
+ * "a", "b", "c" and 4 more
+ * @param {Pick<Group, 'names' | 'count'>} group
+ */
 function someNames({ names, count }) {
   const quoted = names.map((n) => JSON.stringify(n)).join(', ');
   return count > names.length ? `${quoted} and ${count - names.length} more` : quoted;
 }
 
-const tensorsText = (count) => (count === 1 ? '1 tensor' : `${count} tensors`);
+const tensorsText = (/** @type {number} */ count) => (count === 1 ? '1 tensor' : `${count} tensors`);
 
 /**
  * The common case, with no Map of every name: every shard was read and holds exactly the

@@ -7,12 +7,16 @@ import { scanIndex } from './index_scan.js';
 /** Indexes larger than this are refused (the largest seen in the wild is 60 MB, 497,000 tensors). */
 export const INDEX_LIMIT_BYTES = 256 << 20;
 
-/** The error for an index that cannot be used at all (a bad model only gets findings). */
+/**
+ * The error for an index that cannot be used at all (a bad model only gets findings).
+ * @param {string} message
+ * @param {unknown} [cause]
+ */
 export function invalidIndex(message, cause) {
   return new SafetensorsError('InvalidIndex', message, { cause });
 }
 
-export const indexTooLarge = (bytes) => invalidIndex(`the index is ${bytes} bytes, over the ${INDEX_LIMIT_BYTES}-byte limit; real indexes are at most tens of MB`);
+export const indexTooLarge = (/** @type {number} */ bytes) => invalidIndex(`the index is ${bytes} bytes, over the ${INDEX_LIMIT_BYTES}-byte limit; real indexes are at most tens of MB`);
 
 /**
  * @typedef {object} ShardIndex
@@ -51,7 +55,7 @@ export function parseIndex(value, where) {
     }
   }
   if (json === null || typeof json !== 'object' || Array.isArray(json)) throw invalidIndex(`${where} is not a JSON object`);
-  const { weight_map: weightMap } = /** @type {any} */ (json);
+  const { weight_map: weightMap } = /** @type {{ weight_map?: unknown }} */ (json);
   if (weightMap === null || typeof weightMap !== 'object' || Array.isArray(weightMap)) {
     throw invalidIndex(`${where} has no "weight_map" object (tensor name -> shard file name); is it a sharded checkpoint's index?`);
   }
@@ -61,7 +65,7 @@ export function parseIndex(value, where) {
   /** @type {Map<string, number>} */
   const position = new Map();
   for (let i = 0; i < names.length; i++) {
-    const shard = weightMap[names[i]];
+    const shard = /** @type {Record<string, unknown>} */ (weightMap)[names[i]];
     if (typeof shard !== 'string') throw invalidIndex(`${where}: the shard of ${JSON.stringify(names[i])} is not a string`);
     let at = position.get(shard);
     if (at === undefined) position.set(shard, (at = position.size));
@@ -70,9 +74,13 @@ export function parseIndex(value, where) {
   return { metadata, names, shardOf, shards: [...position.keys()] };
 }
 
-/** The index's "metadata" member: an object, or null when there is none. */
+/**
+ * The index's "metadata" member: an object, or null when there is none.
+ * @param {object} json the parsed index
+ * @param {string} where
+ */
 function indexMetadata(json, where) {
-  const { metadata = null } = /** @type {any} */ (json);
+  const { metadata = null } = /** @type {{ metadata?: unknown }} */ (json);
   if (metadata !== null && (typeof metadata !== 'object' || Array.isArray(metadata))) throw invalidIndex(`${where}: "metadata" is not an object`);
   return /** @type {Record<string, unknown> | null} */ (metadata);
 }

@@ -7,40 +7,65 @@ import { fetchWhole, isHttpUrl } from '../source/http_source.js';
 import { INDEX_LIMIT_BYTES, indexTooLarge, invalidIndex, parseIndex, shardUrl } from './shard_index.js';
 import { PIPELINE_INDEX, holdsPipeline } from './pipeline_files.js';
 
-const isPipeline = (where) => invalidIndex(`${where} is a diffusers pipeline (it holds ${PIPELINE_INDEX}): open it with openSafetensorsPipeline, which opens each component's checkpoint`);
+const isPipeline = (/** @type {string} */ where) => invalidIndex(`${where} is a diffusers pipeline (it holds ${PIPELINE_INDEX}): open it with openSafetensorsPipeline, which opens each component's checkpoint`);
 
 const INDEX_SUFFIX = '.safetensors.index.json';
 const SHARD_SUFFIX = '.safetensors';
+
+/** @typedef {import('../index.js').SafetensorsSource} SafetensorsSource */
+/** @typedef {(name: string) => SafetensorsSource | Promise<SafetensorsSource>} Resolve  a shard's source, by its name in the index */
+/** @typedef {Extract<import('../index.js').IndexSource, { index: unknown }>} IndexParts  the index, and resolve for its shards */
 
 /**
  * @typedef {object} ModelFiles
  * @property {string} where the index (or folder) for messages
  * @property {import('./shard_index.js').ShardIndex | null} index null when there is none
  * @property {string[]} shards the shards to open: the index's, or every .safetensors file
- * @property {(name: string) => unknown} resolve a shard's source (may be a promise; throws when it cannot be had)
+ * @property {Resolve} resolve a shard's source (throws when it cannot be had)
  * @property {string[]} unreferenced picked or listed .safetensors files no index entry names
  */
 
-/** Which of `names` is the index: the one ending in .safetensors.index.json; null for none. */
+/**
+ * Which of `names` is the index: the one ending in .safetensors.index.json; null for none.
+ * @param {string[]} names
+ * @param {string} where
+ */
 function pickIndex(names, where) {
   const found = names.filter((n) => n.endsWith(INDEX_SUFFIX));
   if (found.length > 1) throw invalidIndex(`${where} holds ${found.length} indexes (${found.join(', ')}); pick the files of one model`);
   return found[0] ?? null;
 }
 
-/** Shards named by the index, then the model's .safetensors files it does not name. */
+/**
+ * Shards named by the index, then the model's .safetensors files it does not name.
+ * @param {string} where
+ * @param {import('./shard_index.js').ShardIndex} index
+ * @param {Resolve} resolve
+ * @param {string[]} files the files beside the index (none known: [])
+ * @returns {ModelFiles}
+ */
 function withIndex(where, index, resolve, files) {
   const named = new Set(index.shards);
   return { where, index, shards: index.shards, resolve, unreferenced: files.filter((f) => f.endsWith(SHARD_SUFFIX) && !named.has(f)) };
 }
 
-/** No index: every .safetensors file is a shard, in name order. */
+/**
+ * No index: every .safetensors file is a shard, in name order.
+ * @param {string} where
+ * @param {string[]} files
+ * @param {Resolve} resolve
+ * @returns {ModelFiles}
+ */
 function withoutIndex(where, files, resolve) {
   const shards = files.filter((f) => f.endsWith(SHARD_SUFFIX)).sort();
   if (shards.length === 0) throw invalidIndex(`${where} holds no ${INDEX_SUFFIX} and no .safetensors files`);
   return { where, index: null, shards, resolve, unreferenced: [] };
 }
 
+/**
+ * @param {string | URL} url
+ * @param {import('../source/http_fetch.js').FetchOptions} options
+ */
 async function fromUrl(url, options) {
   const href = String(url);
   const bytes = await fetchWhole(href, options, INDEX_LIMIT_BYTES, indexTooLarge);
@@ -48,15 +73,18 @@ async function fromUrl(url, options) {
   return withIndex(href, index, (/** @type {string} */ name) => shardUrl(name, href), []);
 }
 
-/** Picked files (a FileList or File[]): named by their path in a picked folder, else by name. */
+/**
+ * Picked files (a FileList or File[]): named by their path in a picked folder, else by name.
+ * @param {File[]} files as picked (checked here)
+ */
 async function fromFiles(files) {
   if (holdsPipeline(files)) throw isPipeline('the picked folder');
   /** @type {Map<string, File>} */
   const byPath = new Map();
   for (const file of files) {
-    if (!(file instanceof Blob) || typeof (/** @type {any} */ (file).name) !== 'string') throw new TypeError('every picked file must be a File');
-    const { webkitRelativePath, name } = /** @type {File} */ (file);
-    byPath.set(webkitRelativePath || name, /** @type {File} */ (file));
+    if (!(file instanceof Blob) || typeof file.name !== 'string') throw new TypeError('every picked file must be a File');
+    const { webkitRelativePath, name } = file;
+    byPath.set(webkitRelativePath || name, file);
   }
   const paths = [...byPath.keys()];
   const indexPath = pickIndex(paths, 'the picked files');
@@ -73,9 +101,14 @@ async function fromFiles(files) {
   }, inFolder);
 }
 
+/**
+ * @param {string} path
+ * @returns {Promise<ModelFiles>}
+ */
 async function fromPath(path) {
   // A variable specifier keeps bundlers from following this import into node:fs.
   const nodeFiles = '../source/node_files.js';
+  /** @type {typeof import('../source/node_files.js')} */
   const node = await import(/* @vite-ignore */ /* webpackIgnore: true */ nodeFiles);
   let what;
   try {
@@ -97,6 +130,10 @@ async function fromPath(path) {
   return withIndex(path, index, inFolder(folder), listing.folder ? listing.files : []);
 }
 
+/**
+ * @param {IndexParts} source as the caller gave it (checked here)
+ * @returns {Promise<ModelFiles>}
+ */
 function fromParts(source) {
   const { index, resolve } = source;
   if (typeof resolve !== 'function') throw new TypeError('source.resolve must be a function (shard name -> a source openSafetensors takes)');
@@ -112,20 +149,20 @@ function fromParts(source) {
   })();
 }
 
-const isFileList = (source) => typeof FileList !== 'undefined' && source instanceof FileList;
+const isFileList = (/** @type {unknown} */ source) => typeof FileList !== 'undefined' && source instanceof FileList;
 
 /**
  * @param {unknown} source see openSafetensorsIndex
- * @param {{ fetch?: typeof fetch, headers?: HeadersInit, signal?: AbortSignal }} options
+ * @param {import('../source/http_fetch.js').FetchOptions} options
  * @returns {Promise<ModelFiles>}
  */
 export async function locateModel(source, options) {
   if (isHttpUrl(source)) return fromUrl(/** @type {string | URL} */ (source), options);
-  if (Array.isArray(source) || isFileList(source)) return fromFiles(/** @type {File[]} */ ([...(/** @type {any} */ (source))]));
+  if (Array.isArray(source) || isFileList(source)) return fromFiles([.../** @type {Iterable<File>} */ (source)]);
   if (typeof source === 'string') {
     if (!isNode()) throw new TypeError(`expected an http:// or https:// URL of an index, got ${JSON.stringify(source.slice(0, 100))}`);
     return fromPath(source);
   }
-  if (source !== null && typeof source === 'object' && 'index' in source) return fromParts(source);
+  if (source !== null && typeof source === 'object' && 'index' in source) return fromParts(/** @type {IndexParts} */ (source));
   throw new TypeError('expected the URL of a .safetensors.index.json, picked files (FileList or File[]), a path (Node) or { index, resolve }');
 }

@@ -30,6 +30,10 @@ const BYOB_READS = !isNode();
  * The stream of `blob`'s bytes [offset, offset + length) as `next()` steps. With `byob`, and
  * where the stream takes a BYOB reader, it reads into two reused buffers: a chunk's buffer is
  * read into again once the consumer asks for the chunk after it.
+ * @param {Blob} blob
+ * @param {number} offset
+ * @param {number} length
+ * @param {boolean} useByob
  */
 function blobSteps(blob, offset, length, useByob) {
   const slice = blob.slice(offset, offset + length);
@@ -68,6 +72,10 @@ function blobSteps(blob, offset, length, useByob) {
  * The chunks of `blob`'s bytes [offset, offset + length). blob.slice().stream() reads ahead
  * by itself and is the fastest way through a Blob in Chromium (see BENCHMARKS.md); a short
  * stream means the file changed under us. Exported for tests, which choose `byob`.
+ * @param {Blob} blob
+ * @param {number} offset
+ * @param {number} length
+ * @returns {AsyncGenerator<Uint8Array, void, undefined>}
  */
 export async function* blobChunks(blob, offset, length, byob = BYOB_READS) {
   let steps;
@@ -105,7 +113,11 @@ export async function* blobChunks(blob, offset, length, byob = BYOB_READS) {
   }
 }
 
-/** A Blob or File as a byte source. */
+/**
+ * A Blob or File as a byte source.
+ * @param {Blob} blob
+ * @returns {import('./byte_source.js').ByteSource}
+ */
 export function fromBlob(blob) {
   return {
     size: blob.size,

@@ -6,14 +6,30 @@ import { errorText, readError } from '../core/errors.js';
 import { fromUrl, isHttpUrl } from './http_source.js';
 import { fromBlob } from './blob_source.js';
 
+/**
+ * A source as every reader sees it (toByteSource's result). `read` resolves to exactly
+ * `length` bytes; `chunks` yields them in order. Only URLs use `signal`.
+ * @typedef {object} ByteSource
+ * @property {number} size
+ * @property {(offset: number, length: number, signal?: AbortSignal) => Promise<Uint8Array>} read
+ * @property {(offset: number, length: number, signal?: AbortSignal) => AsyncIterable<Uint8Array>} chunks
+ */
+/** @typedef {import('../index.js').ByteReader} ByteReader */
+/** @typedef {import('../index.js').FileHandleLike} FileHandleLike */
+
 /** Bytes per read when streaming from sources that have no stream of their own. */
 export const READ_CHUNK_BYTES = 4 << 20;
 
-// Chunks through positional reads, the next read already under way while the
-// consumer works on the current chunk (at most two chunks alive).
+/**
+ * Chunks through positional reads, the next read already under way while the consumer works
+ * on the current chunk (at most two chunks alive).
+ * @param {(offset: number, length: number) => Promise<Uint8Array>} read
+ * @param {number} offset
+ * @param {number} length
+ */
 async function* readAhead(read, offset, length) {
   const end = offset + length;
-  const next = (at) => (at < end ? read(at, Math.min(READ_CHUNK_BYTES, end - at)) : null);
+  const next = (/** @type {number} */ at) => (at < end ? read(at, Math.min(READ_CHUNK_BYTES, end - at)) : null);
   let pending = next(offset);
   for (let at = offset; pending !== null;) {
     const chunk = await pending;
@@ -25,6 +41,10 @@ async function* readAhead(read, offset, length) {
   }
 }
 
+/**
+ * @param {Uint8Array} bytes
+ * @returns {ByteSource}
+ */
 function fromBytes(bytes) {
   return {
     size: bytes.byteLength,
@@ -37,6 +57,10 @@ function fromBytes(bytes) {
   };
 }
 
+/**
+ * @param {FileHandleLike} handle
+ * @returns {Promise<ByteSource>}
+ */
 async function fromFileHandle(handle) {
   let size;
   try {
@@ -46,6 +70,7 @@ async function fromFileHandle(handle) {
   }
   return {
     size,
+    /** @this {ByteSource} */
     chunks(offset, length) {
       return readAhead((at, n) => this.read(at, n), offset, length);
     },
@@ -69,6 +94,10 @@ async function fromFileHandle(handle) {
   };
 }
 
+/**
+ * @param {ByteReader} source
+ * @returns {ByteSource}
+ */
 function fromReader(source) {
   const { size } = source;
   if (!Number.isSafeInteger(size) || size < 0) {
@@ -94,11 +123,16 @@ function fromReader(source) {
   };
 }
 
+/** @param {unknown} value what a source's read resolved to */
 function describe(value) {
   if (value instanceof Uint8Array) return `${value.byteLength} bytes`;
   return value === null ? 'null' : typeof value;
 }
 
+/**
+ * @param {{ fd?: unknown, stat?: unknown, read?: unknown }} source
+ * @returns {source is FileHandleLike}
+ */
 function isFileHandle(source) {
   return typeof source.fd === 'number' && typeof source.stat === 'function' && typeof source.read === 'function';
 }
@@ -109,6 +143,7 @@ function isFileHandle(source) {
  * AbortSignal as the last argument of read() and chunks() (only URLs use it).
  * @param {unknown} source
  * @param {Parameters<typeof fromUrl>[1]} [remote] options for URLs (fetch, headers, signal, firstRead)
+ * @returns {Promise<ByteSource>}
  * @throws {TypeError} for anything else
  */
 export async function toByteSource(source, remote = {}) {
@@ -122,7 +157,7 @@ export async function toByteSource(source, remote = {}) {
   if (typeof Blob !== 'undefined' && source instanceof Blob) return fromBlob(source);
   if (source instanceof ArrayBuffer) return fromBytes(new Uint8Array(source));
   if (ArrayBuffer.isView(source)) return fromBytes(new Uint8Array(source.buffer, source.byteOffset, source.byteLength));
-  const other = /** @type {any} */ (source);
+  const other = /** @type {any} */ (source); // any: an object of the caller's, its fields tested one by one
   if (isFileHandle(other)) return fromFileHandle(other);
   if (typeof other.read === 'function' && 'size' in other) return fromReader(other);
   throw new TypeError('expected a Blob, File, ArrayBuffer, Uint8Array, FileHandle, http(s) URL or { size, read } source');

@@ -10,16 +10,30 @@ export const BACKOFF_MS = 200;
 /** A response that sends nothing for this long is given up (abort ends it sooner). */
 export const IDLE_TIMEOUT_MS = 30_000;
 
+/**
+ * How remote files are fetched: the fetch to use, headers sent with every request, and the signal.
+ * @typedef {Omit<import('../index.js').ReadOptions, 'firstRead'>} FetchOptions
+ */
+
 export const CORS_HINT =
   'if the file is on another origin than the page, its server must send Access-Control-Allow-Origin and list Content-Range (and ETag) in Access-Control-Expose-Headers';
 
-/** Whether `source` names an http(s) URL (a URL object, or a string starting with http:// or https://). */
+/**
+ * Whether `source` names an http(s) URL (a URL object, or a string starting with http:// or https://).
+ * @param {unknown} source
+ * @returns {boolean}
+ */
 export function isHttpUrl(source) {
   if (typeof URL !== 'undefined' && source instanceof URL) return source.protocol === 'http:' || source.protocol === 'https:';
   return typeof source === 'string' && /^https?:\/\//i.test(source);
 }
 
-/** A typed error for an HTTP status, with `.status`. */
+/**
+ * A typed error for an HTTP status, with `.status`.
+ * @param {string} url
+ * @param {number} status
+ * @param {string} [statusText]
+ */
 export function httpError(url, status, statusText) {
   let hint = '';
   if (status === 401 || status === 403) hint = '; for a gated or private model pass a token: { headers: { Authorization: "Bearer <token>" } }';
@@ -27,6 +41,11 @@ export function httpError(url, status, statusText) {
   return new SafetensorsError('HttpError', `${url} answered ${status}${statusText ? ` ${statusText}` : ''}${hint}`, { status });
 }
 
+/**
+ * @param {number} ms
+ * @param {AbortSignal} [signal]
+ * @returns {Promise<void>}
+ */
 function sleep(ms, signal) {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(resolve, ms);
@@ -40,6 +59,12 @@ function sleep(ms, signal) {
 /**
  * fetch() that retries network failures and 5xx answers (ATTEMPTS in all, with backoff),
  * never 4xx; `count` is called before each attempt. The last 5xx response is returned.
+ * @param {typeof fetch} fetchFn
+ * @param {string} url
+ * @param {RequestInit} init
+ * @param {AbortSignal} [signal]
+ * @param {() => void} [count]
+ * @returns {Promise<Response>}
  */
 export async function fetchRetrying(fetchFn, url, init, signal, count = () => {}) {
   for (let attempt = 1; ; attempt++) {
@@ -65,21 +90,29 @@ export async function fetchRetrying(fetchFn, url, init, signal, count = () => {}
   }
 }
 
-/** Options shared by every request: the fetch to use and headers as a plain object. */
+/**
+ * Options shared by every request: the fetch to use and headers as a plain object.
+ * @param {FetchOptions} options
+ */
 export function requestOptions({ fetch: fetchFn = globalThis.fetch, headers = {} }) {
   if (typeof fetchFn !== 'function') throw new TypeError('options.fetch must be a function (this runtime has no global fetch)');
   if (headers === null || typeof headers !== 'object') throw new TypeError('options.headers must be an object or a Headers');
   /** @type {Record<string, string>} */
   const plain = {}; // from a Headers, an object or entries
-  new Headers(/** @type {HeadersInit} */ (headers)).forEach((value, key) => {
+  new Headers(headers).forEach((value, key) => {
     plain[key] = value;
   });
   return { fetchFn, headers: plain };
 }
 
-/** One read of a response body that gives up after IDLE_TIMEOUT_MS of silence. */
+/**
+ * One read of a response body that gives up after IDLE_TIMEOUT_MS of silence.
+ * @param {ReadableStreamDefaultReader<Uint8Array>} reader
+ * @param {string} url
+ */
 async function readOrIdle(reader, url) {
   let timer;
+  /** @type {Promise<never>} */
   const idle = new Promise((_, reject) => {
     timer = setTimeout(() => reject(readError(`${url} sent nothing for ${IDLE_TIMEOUT_MS / 1000} s; the read was given up`)), IDLE_TIMEOUT_MS);
   });
@@ -113,7 +146,7 @@ export async function readBody(reader, url, signal, after) {
  * retries as for ranges; 4xx is HttpError; a body over `limit` bytes is stopped and
  * `tooLarge(bytes)` thrown.
  * @param {string} url
- * @param {{ fetch?: typeof fetch, headers?: HeadersInit, signal?: AbortSignal }} options
+ * @param {FetchOptions} options
  * @param {number} limit
  * @param {(bytes: number) => Error} tooLarge
  * @returns {Promise<Uint8Array>}

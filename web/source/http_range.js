@@ -7,6 +7,7 @@ import { CORS_HINT, fetchRetrying, httpError, readBody, requestOptions } from '.
 /**
  * "bytes 0-99/1234" -> { start: 0, end: 99, total: 1234 }; "bytes * /1234" (no space) ->
  * { start: -1, end: -1, total: 1234 }; total -1 for "*"; null when unreadable.
+ * @param {string | null} value
  */
 export function parseContentRange(value) {
   const m = /^bytes\s+(?:(\d+)-(\d+)|\*)\/(\d+|\*)$/i.exec((value ?? '').trim());
@@ -17,6 +18,10 @@ export function parseContentRange(value) {
 
 /** A file on a server: where it is, how to ask for it, and what its first response said. */
 export class Remote {
+  /**
+   * @param {string} url
+   * @param {import('./http_fetch.js').FetchOptions & { firstRead: number }} options
+   */
   constructor(url, options) {
     const { firstRead } = options;
     if (!Number.isSafeInteger(firstRead) || firstRead < 8) throw new TypeError('options.firstRead must be an integer of at least 8');
@@ -26,6 +31,7 @@ export class Remote {
     this.headers = headers;
     this.firstRead = firstRead;
     this.size = -1; // known after the first response
+    /** @type {string | null} */
     this.etag = null;
     this.requests = 0;
   }
@@ -33,6 +39,9 @@ export class Remote {
   /**
    * A response for bytes [start, end] (inclusive), its status checked; retries 5xx and
    * network failures. `first`: the size is not known yet.
+   * @param {number} start
+   * @param {number} end
+   * @param {AbortSignal} [signal]
    */
   async request(start, end, signal, first = false) {
     const init = { headers: { ...this.headers, Range: `bytes=${start}-${end}` } };
@@ -40,6 +49,13 @@ export class Remote {
     return this.checked(response, start, end, first);
   }
 
+  /**
+   * @param {Response} response
+   * @param {number} start
+   * @param {number} end
+   * @param {boolean} first
+   * @returns {Promise<{ response: Response | null, length: number }>} no response when there is nothing to send
+   */
   async checked(response, start, end, first) {
     const { status } = response;
     const drop = () => response.body?.cancel().catch(() => {});
@@ -90,6 +106,12 @@ export class Remote {
     throw readError(`${this.url} answered ${status} to a Range request`);
   }
 
+  /**
+   * @param {number} total the size a response gave
+   * @param {string | null} etag its ETag
+   * @param {boolean} first
+   * @param {() => void} drop cancels the response's body
+   */
   checkSame(total, etag, first, drop) {
     if (first) {
       this.size = total;
@@ -106,10 +128,16 @@ export class Remote {
 /**
  * The body of a checked response as chunks, exactly `length` bytes; a stall of
  * IDLE_TIMEOUT_MS, a short or long body are ReadErrors; abort cancels it.
+ * @param {Remote} remote
+ * @param {Response | null} response null only when `length` is 0
+ * @param {number} length
+ * @param {AbortSignal} [signal]
+ * @returns {AsyncGenerator<Uint8Array, void, undefined>}
  */
 export async function* bodyChunks(remote, response, length, signal) {
   if (length === 0) return;
-  const reader = response.body.getReader();
+  // A checked response with bytes to send (206, or a first 200) has a body.
+  const reader = /** @type {ReadableStream<Uint8Array>} */ (/** @type {Response} */ (response).body).getReader();
   let received = 0;
   let finished = false;
   try {

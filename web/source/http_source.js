@@ -18,7 +18,8 @@ export const FIRST_READ_BYTES = 256 << 10;
  * chunks take an optional AbortSignal as their last argument, passed to fetch(); `signal`
  * here is for the first request only.
  * @param {string | URL} url
- * @param {{ fetch?: typeof fetch, headers?: Record<string, string>, signal?: AbortSignal, firstRead?: number }} [options]
+ * @param {import('../index.js').ReadOptions} [options]
+ * @returns {Promise<import('./byte_source.js').ByteSource & { url: string, readonly requests: number }>}
  */
 export async function fromUrl(url, options = {}) {
   const href = String(url);
@@ -36,6 +37,11 @@ export async function fromUrl(url, options = {}) {
     }
   }
 
+  /**
+   * @param {number} offset
+   * @param {number} count
+   * @param {AbortSignal} [readSignal]
+   */
   async function* chunks(offset, count, readSignal) {
     const end = offset + count;
     if (offset < head.byteLength) {

@@ -45,7 +45,10 @@ export async function describePath(path) {
   return { folder: true, files: entries.filter((e) => e.isFile()).map((e) => e.name).sort() };
 }
 
-/** The bytes of a (small) file. */
+/**
+ * The bytes of a (small) file.
+ * @param {string} path
+ */
 export async function readWhole(path) {
   const { size } = await stat(path);
   return (await pathSource(path)).read(0, size);

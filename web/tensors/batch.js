@@ -12,7 +12,13 @@ export const RUN_BYTES = 16 << 20;
 /** Runs read at once unless `concurrency` says otherwise. */
 export const BATCH_CONCURRENCY = 4;
 
-/** Tensors by offset, cut into runs of adjacent ones. */
+/** @typedef {import('../index.js').TensorInfo} TensorInfo */
+/** @typedef {import('../index.js').TensorArray} TensorArray */
+
+/**
+ * Tensors by offset, cut into runs of adjacent ones.
+ * @param {TensorInfo[]} chosen
+ */
 function runsOf(chosen) {
   const runs = [];
   let run = null;
@@ -34,6 +40,12 @@ function runsOf(chosen) {
  * for in order, each starting where the last ended.
  */
 class RunReader {
+  /**
+   * @param {import('../source/byte_source.js').ByteSource} source
+   * @param {number} offset
+   * @param {number} length
+   * @param {AbortSignal} [signal]
+   */
   constructor(source, offset, length, signal) {
     this.iterator = source.chunks(offset, length, signal)[Symbol.asyncIterator]();
     this.at = offset;
@@ -76,12 +88,12 @@ class RunReader {
 
 /**
  * @param {import('../core/wasm_module.js').Core} core
- * @param {any} source the file's byte source
- * @param {{ tensors: import('../index.js').TensorInfo[], dataStart: number, dtypeIndex: ArrayLike<number>, byName: () => Map<string, number> }} file
+ * @param {import('../source/byte_source.js').ByteSource} source the file's byte source
+ * @param {{ tensors: TensorInfo[], dataStart: number, dtypeIndex: ArrayLike<number>, byName: () => Map<string, number> }} file
  * @param {string[] | undefined} names
  * @param {{ as?: 'native' | 'float32' | 'raw', concurrency?: number, signal?: AbortSignal,
  *   onProgress?: (done: number, total: number) => void }} options
- * @returns {Promise<Map<string, any>>} in the order of `names` (or of the file's tensors)
+ * @returns {Promise<Map<string, TensorArray>>} in the order of `names` (or of the file's tensors)
  */
 export async function readTensorBatch(core, source, file, names, options) {
   const { as, concurrency = BATCH_CONCURRENCY, signal, onProgress } = options;
@@ -99,7 +111,7 @@ export async function readTensorBatch(core, source, file, names, options) {
   const runs = runsOf(indices.map((i) => file.tensors[i]).sort((a, b) => a.dataOffsets[0] - b.dataOffsets[0]));
   const total = runs.reduce((sum, r) => sum + (r.end - r.begin), 0);
   let done = 0;
-  /** @type {Map<number, any>} */
+  /** @type {Map<number, TensorArray>} */
   const results = new Map();
   let next = 0;
   let failed = false;
@@ -116,7 +128,7 @@ export async function readTensorBatch(core, source, file, names, options) {
             seen = d;
             onProgress?.(done, total);
           };
-          results.set(index, await decodeTensor(core, reader, /** @type {any} */ (plans.get(index)), tensor, { signal, onProgress: progress }));
+          results.set(index, await decodeTensor(core, reader, /** @type {import('./plan.js').ReadPlan} */ (plans.get(index)), tensor, { signal, onProgress: progress }));
         }
       } catch (error) {
         failed = true; // the other workers stop after their current run
@@ -129,5 +141,5 @@ export async function readTensorBatch(core, source, file, names, options) {
   await Promise.all(Array.from({ length: Math.min(concurrency, runs.length) }, worker));
   throwIfAborted(signal);
   if (total === 0) onProgress?.(0, 0);
-  return new Map(indices.map((i) => [file.tensors[i].name, results.get(i)]));
+  return new Map(indices.map((i) => [file.tensors[i].name, /** @type {TensorArray} */ (results.get(i))])); // every one was read
 }

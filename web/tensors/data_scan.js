@@ -7,8 +7,18 @@ import { TableReader, readFindings } from '../core/table_reader.js';
 /** Bytes copied into the wasm heap per scanner call. */
 export const SCAN_SCRATCH_BYTES = 1 << 20;
 
+/** @typedef {ReturnType<typeof import('../header/header_table.js').decodeHeaderTable>} HeaderTable */
+/** @typedef {import('../index.js').TensorScan} TensorScan */
+
 // Feeds byte pieces to the core's scanner, one tensor after another.
 class TensorWalker {
+  /**
+   * @param {import('../core/wasm_module.js').Core} core
+   * @param {import('../wasm/safetensors_core.js').HeapScanner} scanner
+   * @param {number} ptr the heap buffer (SCAN_SCRATCH_BYTES) pieces are copied into
+   * @param {HeaderTable} report
+   * @param {TensorScan[]} results filled tensor by tensor
+   */
   constructor(core, scanner, ptr, report, results) {
     this.module = core.module;
     this.scanner = scanner;
@@ -36,6 +46,7 @@ class TensorWalker {
     this.next();
   }
 
+  /** @param {Uint8Array} chunk the next bytes of tensor data */
   push(chunk) {
     for (let at = 0; at < chunk.byteLength;) {
       const n = Math.min(this.left, chunk.byteLength - at, SCAN_SCRATCH_BYTES);
@@ -52,15 +63,16 @@ class TensorWalker {
  * Scans every tensor of a loadable file's report. With `hashing` (a hash pass over the file
  * or its data section), the same read feeds the hashes too.
  * @param {import('../core/wasm_module.js').Core} core
- * @param {{ chunks(offset: number, length: number): AsyncIterable<Uint8Array> }} source
- * @param {ReturnType<typeof import('../header/header_table.js').decodeHeaderTable>} report
+ * @param {Pick<import('../source/byte_source.js').ByteSource, 'chunks'>} source
+ * @param {HeaderTable} report
  * @param {{ signal?: AbortSignal, onProgress?: (done: number, total: number) => void }} options
  * @param {{ ranges: [number, number][], push(chunk: Uint8Array, at: number): Promise<void> } | null} [hashing]
- * @returns {Promise<{ dataScan: { bytes: number, tensors: object[] }, findings: object[] }>}
+ * @returns {Promise<{ dataScan: import('../index.js').DataScan, findings: import('../index.js').Finding[] }>}
  */
 export async function scanData(core, source, report, options, hashing = null) {
   const { tensors, dataStart } = report;
   const total = tensors.length === 0 ? 0 : tensors[tensors.length - 1].dataOffsets[1];
+  /** @type {TensorScan[]} */
   const results = tensors.map((t) => ({ name: t.name, dtype: t.dtype, nan: 0, posInf: 0, negInf: 0, allZero: false }));
   const scanner = core.call((m) => new m._HeapScanner()); // this scan's own state: scans may run concurrently
   let ptr = 0;

@@ -7,11 +7,22 @@ import { SafetensorsError } from '../core/errors.js';
 /** Input bytes converted per wasm call; the heap scratch is this plus its float32 output. */
 export const SCRATCH_INPUT_BYTES = 1 << 20;
 
+/** @typedef {import('./plan.js').ReadPlan} ReadPlan */
+/** @typedef {import('../index.js').TensorArray} TensorArray */
+/** @typedef {{ offset: number, values: TensorArray }} TensorPiece  values: the elements from index `offset` of the tensor (or rows) read */
+
+/**
+ * The array a tensor is read into: a new one, or a view of the caller's `into` (checked here).
+ * @param {ReadPlan} plan
+ * @param {{ name: string, shape: number[] }} tensor
+ * @param {unknown} into options.into as given
+ * @returns {TensorArray}
+ */
 function allocateResult(plan, tensor, into) {
   const { ArrayType, length } = plan;
   if (into !== undefined) {
     if (!(into instanceof ArrayType) || into.length < length) {
-      const got = ArrayBuffer.isView(into) ? `a ${into.constructor.name} of ${/** @type {any} */ (into).length}` : typeof into;
+      const got = ArrayBuffer.isView(into) ? `a ${into.constructor.name} of ${/** @type {{ length?: unknown }} */ (into).length}` : typeof into;
       throw new TypeError(`options.into must be a ${ArrayType.name} of at least ${length} elements for tensor "${tensor.name}", got ${got}`);
     }
     return into.subarray(0, length);
@@ -28,7 +39,10 @@ function allocateResult(plan, tensor, into) {
   }
 }
 
-/** Output bytes per unit (an element, or an F4 byte of two). */
+/**
+ * Output bytes per unit (an element, or an F4 byte of two).
+ * @param {ReadPlan} plan
+ */
 function outputBytesPerUnit(plan) {
   return plan.unitElements * plan.ArrayType.BYTES_PER_ELEMENT;
 }
@@ -43,10 +57,10 @@ function outputBytesPerUnit(plan) {
  * scratch areas (freed when the generator ends, however it ends); bytes that already are
  * the result's elements are copied, carrying a unit split between chunks.
  * @param {import('../core/wasm_module.js').Core} core
- * @param {{ chunks(offset: number, length: number, signal?: AbortSignal): AsyncIterable<Uint8Array> }} source
- * @param {ReturnType<typeof import('./plan.js').planTensorRead>} plan
- * @param {{ signal?: AbortSignal, onProgress?: (done: number, total: number) => void, target?: any, chunkBytes?: number }} options
- * @returns {AsyncGenerator<{ offset: number, values: any }>}
+ * @param {Pick<import('../source/byte_source.js').ByteSource, 'chunks'>} source
+ * @param {ReadPlan} plan
+ * @param {{ signal?: AbortSignal, onProgress?: (done: number, total: number) => void, target?: TensorArray, chunkBytes?: number }} options
+ * @returns {AsyncGenerator<TensorPiece, void, undefined>}
  */
 export async function* decodePieces(core, source, plan, options) {
   const { signal, onProgress, target } = options;
@@ -80,7 +94,7 @@ export async function* decodePieces(core, source, plan, options) {
         targetBytes.set(chunk, written * unitBytes + filled);
         const units = Math.floor((filled + chunk.byteLength) / unitBytes);
         filled = (filled + chunk.byteLength) % unitBytes;
-        yield { offset: written, values: target.subarray(written, written + units) };
+        yield { offset: written, values: /** @type {TensorArray} */ (target).subarray(written, written + units) }; // targetBytes comes with a target
         throwIfAborted(signal);
         written += units;
       } else {
@@ -96,7 +110,7 @@ export async function* decodePieces(core, source, plan, options) {
               filled += n;
               continue;
             }
-            yield { offset: written, values: /** @type {any} */ (reused).subarray(0, units) };
+            yield { offset: written, values: /** @type {TensorArray} */ (reused).subarray(0, units) };
             throwIfAborted(signal); // a consumer may abort between pieces
             // The consumer is done with the view: move the split unit's bytes to the front.
             const used = units * unitBytes;
@@ -111,14 +125,15 @@ export async function* decodePieces(core, source, plan, options) {
               if (plan.kind === 'bool') m._normalizeBool(inPtr, outPtr, count);
               else m._convertToF32(plan.dtype, inPtr, outPtr, count * unitElements);
               const converted = plan.kind === 'bool' ? m.HEAPU8.subarray(outPtr, outPtr + outBytes) : m.HEAPF32.subarray(outPtr >>> 2, (outPtr + outBytes) >>> 2);
-              (target ?? reused).set(converted, target ? written : 0);
+              // Converted elements are float32, or BOOL's bytes: the plan's array is one of those.
+              /** @type {Float32Array | Uint8Array} */ (target ?? reused).set(converted, target ? written : 0);
               m.HEAPU8.copyWithin(inPtr, inPtr + count * unitBytes, inPtr + filled + n);
               return count;
             });
             filled = filled + n - units * unitBytes;
             if (units === 0) continue;
             const elements = units * unitElements;
-            yield { offset: written, values: target ? target.subarray(written, written + elements) : /** @type {any} */ (reused).subarray(0, elements) };
+            yield { offset: written, values: target ? target.subarray(written, written + elements) : /** @type {TensorArray} */ (reused).subarray(0, elements) };
             throwIfAborted(signal);
             written += elements;
             continue;
@@ -142,10 +157,10 @@ export async function* decodePieces(core, source, plan, options) {
  * Reads plan.byteLength bytes at plan.offset from `source` and returns the typed array:
  * decodePieces writing into the result.
  * @param {import('../core/wasm_module.js').Core} core
- * @param {{ chunks(offset: number, length: number): AsyncIterable<Uint8Array> }} source
- * @param {ReturnType<typeof import('./plan.js').planTensorRead>} plan
+ * @param {Pick<import('../source/byte_source.js').ByteSource, 'chunks'>} source
+ * @param {ReadPlan} plan
  * @param {{ name: string, shape: number[] }} tensor
- * @param {{ signal?: AbortSignal, onProgress?: (done: number, total: number) => void, into?: ArrayBufferView }} options
+ * @param {{ signal?: AbortSignal, onProgress?: (done: number, total: number) => void, into?: unknown }} options
  */
 export async function decodeTensor(core, source, plan, tensor, options) {
   throwIfAborted(options.signal);

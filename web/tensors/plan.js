@@ -3,8 +3,22 @@
 // dtype's facts come from the core's table (web/core/tables.js).
 import { SafetensorsError } from '../core/errors.js';
 
+/** @typedef {import('../index.js').TensorArray} TensorArray */
+/**
+ * A typed array class a tensor is read into.
+ * @typedef {{ new (length: number): TensorArray, readonly BYTES_PER_ELEMENT: number, readonly name: string }} TensorArrayClass
+ */
+/**
+ * What getTensor does for one tensor: reads `byteLength` bytes at `offset` (in the file) into
+ * a `length`-element ArrayType, copying them ('copy') or converting each unit of `unitBytes`
+ * into `unitElements` elements ('float32', 'bool'); `dtype` is the tensor's dtype index.
+ * @typedef {{ offset: number, byteLength: number, ArrayType: TensorArrayClass, length: number,
+ *   kind: 'copy' | 'float32' | 'bool', unitBytes: number, unitElements: number, dtype: number }} ReadPlan
+ */
+
 // JavaScript's typed arrays by the storage names of the core's dtype table
 // (cpp/wasm/core_tables.cpp): dtypes whose bytes already are these arrays' elements.
+/** @type {Readonly<Record<string, TensorArrayClass | undefined>>} */
 export const TYPED_ARRAYS = {
   Uint8: Uint8Array, Int8: Int8Array, Uint16: Uint16Array, Int16: Int16Array, Uint32: Uint32Array,
   Int32: Int32Array, BigUint64: BigUint64Array, BigInt64: BigInt64Array, Float32: Float32Array, Float64: Float64Array,
@@ -12,6 +26,11 @@ export const TYPED_ARRAYS = {
 
 export const AS_VALUES = ['native', 'float32', 'raw'];
 
+/**
+ * @param {{ name: string, shape: number[] }} tensor
+ * @param {[number, number] | undefined} rows as the caller gave them (checked here)
+ * @returns {[number, number] | null}
+ */
 function rowRange(tensor, rows) {
   const { shape, name } = tensor;
   if (rows === undefined) return null;
@@ -30,12 +49,10 @@ function rowRange(tensor, rows) {
 
 /**
  * @param {{ name: string, shape: number[], dataOffsets: [number, number] }} tensor
- * @param {{ name: string, index: number, bits: number, unitBytes: number, unitElements: number, storage: string }} dtype
- *   the tensor's row of the core's dtype table
+ * @param {import('../core/tables.js').DtypeRow} dtype the tensor's row of the core's dtype table
  * @param {number} dataStart 8 + N
  * @param {{ as?: string, rows?: [number, number] }} options
- * @returns {{ offset: number, byteLength: number, ArrayType: { new(length: number): any, BYTES_PER_ELEMENT: number, name: string },
- *   length: number, kind: 'copy' | 'float32' | 'bool', unitBytes: number, unitElements: number, dtype: number }}
+ * @returns {ReadPlan}
  */
 export function planTensorRead(tensor, dtype, dataStart, options) {
   const as = options.as ?? 'native';
@@ -59,8 +76,8 @@ export function planTensorRead(tensor, dtype, dataStart, options) {
   }
 
   const base = { offset, byteLength, dtype: dtype.index };
-  const copy = (ArrayType) => ({ ...base, ArrayType, length: byteLength / ArrayType.BYTES_PER_ELEMENT, kind: /** @type {const} */ ('copy'), unitBytes: 1, unitElements: 1 });
-  const converted = (/** @type {'float32' | 'bool'} */ kind, ArrayType) => ({ ...base, ArrayType, length: elements, kind, unitBytes: dtype.unitBytes, unitElements: dtype.unitElements });
+  const copy = (/** @type {TensorArrayClass} */ ArrayType) => ({ ...base, ArrayType, length: byteLength / ArrayType.BYTES_PER_ELEMENT, kind: /** @type {const} */ ('copy'), unitBytes: 1, unitElements: 1 });
+  const converted = (/** @type {'float32' | 'bool'} */ kind, /** @type {TensorArrayClass} */ ArrayType) => ({ ...base, ArrayType, length: elements, kind, unitBytes: dtype.unitBytes, unitElements: dtype.unitElements });
   if (as === 'raw' || (as === 'native' && storage === 'packed')) return copy(Uint8Array);
   if (storage === 'packed') {
     throw new SafetensorsError('UnsupportedConversion', `tensor "${name}" is ${dtype.name}, which has no float32 conversion here (how writers pack 6-bit floats into bytes is not settled); read it with { as: 'raw' }`, { tensor: name });

@@ -4,10 +4,17 @@
 import { SafetensorsError } from '../core/errors.js';
 import { throwIfAborted } from '../core/abort.js';
 
-/** The error a worker reported, as the same kind of error here. */
+/** @typedef {import('./worker_host.js').Requests} Requests */
+/** @typedef {import('./worker_host.js').Piece} Piece */
+/** @typedef {import('./worker_host.js').Progress} Progress */
+
+/**
+ * The error a worker reported, as the same kind of error here.
+ * @param {import('./worker_host.js').ErrorMessage} error
+ */
 function rebuild(error) {
   if (error.kind === 'SafetensorsError') {
-    const { code, message, tensor, status, report, findings } = error;
+    const { code, message, tensor, status, report, findings } = /** @type {import('./worker_host.js').SafetensorsErrorMessage} */ (error);
     return new SafetensorsError(code, message, { tensor, status, report, findings });
   }
   if (error.kind === 'TypeError') return new TypeError(error.message);
@@ -17,11 +24,13 @@ function rebuild(error) {
 
 /** One worker and the requests it is working on. */
 export class Channel {
+  /** @param {import('./spawn.js').WorkerEndpoint} endpoint */
   constructor(endpoint) {
     this.endpoint = endpoint;
-    /** @type {Map<number, { resolve: (v: any) => void, reject: (e: unknown) => void, onProgress?: Function, onPiece?: Function }>} */
+    /** @type {Map<number, { resolve: (value: unknown) => void, reject: (error: unknown) => void, onProgress?: Progress, onPiece?: (piece: Piece) => void }>} */
     this.pending = new Map();
     this.next = 1;
+    /** @type {SafetensorsError | null} why the worker stopped */
     this.failure = null;
     this.ready = new Promise((resolve, reject) => {
       endpoint.listen((message) => {
@@ -44,10 +53,11 @@ export class Channel {
   /**
    * Sends a request; resolves to its answer. An abort rejects at once with the signal's
    * reason and tells the worker to stop.
-   * @param {string} op
-   * @param {object} payload
-   * @param {{ signal?: AbortSignal, onProgress?: Function, onPiece?: Function }} [handlers]
-   * @returns {Promise<any>}
+   * @template {keyof Requests} K
+   * @param {K} op
+   * @param {Requests[K]['fields']} payload
+   * @param {{ signal?: AbortSignal, onProgress?: Progress, onPiece?: (piece: Piece) => void }} [handlers]
+   * @returns {Promise<Requests[K]['answer']>}
    */
   request(op, payload, { signal, onProgress, onPiece } = {}) {
     throwIfAborted(signal);
@@ -60,12 +70,14 @@ export class Channel {
         reject(signal?.reason);
       };
       signal?.addEventListener('abort', onAbort, { once: true });
+      /** @type {<V>(fn: (value: V) => void) => (value: V) => void} */
       const settle = (fn) => (value) => {
         signal?.removeEventListener('abort', onAbort);
         fn(value);
       };
-      this.pending.set(id, { resolve: settle(resolve), reject: settle(reject), onProgress, onPiece });
-      this.endpoint.post({ id, op, progress: Boolean(onProgress), ...payload });
+      // The worker answers request `id` with the value of its op.
+      this.pending.set(id, { resolve: /** @type {(value: unknown) => void} */ (settle(resolve)), reject: settle(reject), onProgress, onPiece });
+      this.endpoint.post(/** @type {import('./worker_host.js').PageMessage} */ ({ id, op, progress: Boolean(onProgress), ...payload })); // payload is op's
     }).finally(() => this.pending.delete(id));
   }
 

@@ -2,6 +2,11 @@
 // busy worker; getTensors splits its tensors over the workers by bytes; streamTensor receives
 // pieces one credit at a time.
 
+/**
+ * A read's options split: what stays here (signal, onProgress) and the rest, which is posted.
+ * @template {{ signal?: AbortSignal, onProgress?: (done: number, total: number) => void, into?: unknown }} O
+ * @param {O} options as the caller gave them (checked here)
+ */
 const checkOptions = (options) => {
   if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
   if (options.into !== undefined) throw new TypeError('options.into cannot cross to a worker: the array comes back transferred');
@@ -12,14 +17,15 @@ const checkOptions = (options) => {
 /**
  * A WorkerFile over channels to workers that each have the file open.
  * @param {import('./channel.js').Channel[]} channels
- * @param {any} info what the first worker's open answered: the file's fields
+ * @param {import('./worker_host.js').OpenAnswer} info what the first worker's open answered: the file's fields
  * @returns {import('../worker.js').WorkerFile}
  */
 export function workerFile(channels, info) {
   const pick = () => channels.reduce((best, channel) => (channel.busy < best.busy ? channel : best));
   const stop = () => { for (const channel of channels) channel.endpoint.stop(); };
-  const byName = new Map(info.tensors.map((/** @type {any} */ t) => [t.name, t]));
-  return {
+  const byName = new Map(info.tensors.map((t) => [t.name, t]));
+  // One implementation per read serves its overloads, which narrow the array's type by `as`.
+  return /** @type {import('../worker.js').WorkerFile} */ ({
     ...info,
     async getTensor(name, tensorOptions = {}) {
       const { signal: s, onProgress, rest } = checkOptions(tensorOptions);
@@ -27,7 +33,7 @@ export function workerFile(channels, info) {
     },
     async getTensors(names, batchOptions = {}) {
       const { signal: s, onProgress, rest } = checkOptions(batchOptions);
-      const wanted = names ?? info.tensors.map((/** @type {any} */ t) => t.name);
+      const wanted = names ?? info.tensors.map((t) => t.name);
       if (!Array.isArray(wanted)) throw new TypeError('names must be an array of tensor names');
       // Split by bytes over the workers, each reading its share in one pass.
       const shares = channels.map(() => /** @type {string[]} */ ([]));
@@ -50,10 +56,12 @@ export function workerFile(channels, info) {
     async* streamTensor(name, streamOptions = {}) {
       const { signal: s, onProgress, rest } = checkOptions(streamOptions);
       const channel = pick();
+      /** @type {import('./worker_host.js').Piece[]} */
       const pieces = [];
       /** @type {(value?: unknown) => void} */
       let wake = () => {};
       let finished = false;
+      /** @type {unknown} why the request failed */
       let failed = null;
       const request = channel.request('stream', { name, options: rest }, {
         signal: s,
@@ -92,5 +100,5 @@ export function workerFile(channels, info) {
     },
     /** Stops the workers; later calls reject. */
     close: stop,
-  };
+  });
 }

@@ -3,7 +3,19 @@
 import { isNode } from '../core/platform.js';
 import { errorText } from '../core/errors.js';
 
-/** A worker as { post, listen, stop }. */
+/**
+ * The page's end of a worker's channel: `post` sends a message (moving the buffers in
+ * `transfer`), `listen` receives the worker's and hears of its failure, `stop` ends it.
+ * @typedef {object} WorkerEndpoint
+ * @property {(message: import('./worker_host.js').PageMessage, transfer?: ArrayBuffer[]) => void} post
+ * @property {(onMessage: (message: import('./worker_host.js').HostMessage) => void, onFailure: (why: string) => void) => void} listen
+ * @property {() => void} stop
+ */
+
+/**
+ * A worker as { post, listen, stop }.
+ * @returns {Promise<WorkerEndpoint>}
+ */
 export async function spawn() {
   const url = new URL('./worker_host.js', import.meta.url);
   if (!isNode()) {
@@ -19,6 +31,7 @@ export async function spawn() {
     };
   }
   const threads = 'node:worker_threads';
+  /** @type {typeof import('node:worker_threads')} */
   const { Worker: NodeWorker } = await import(/* @vite-ignore */ /* webpackIgnore: true */ threads);
   const worker = new NodeWorker(url);
   return {

@@ -8,6 +8,8 @@ import { SCRATCH_INPUT_BYTES } from '../tensors/decode.js';
 import { metadataJson, packedHeader, referenceOrder } from './header_bytes.js';
 import { writeParts } from './writer.js';
 
+/** @typedef {import('../core/tables.js').DtypeRow} DtypeRow */
+
 export const CONVERT_TARGETS = ['F16', 'BF16'];
 
 /**
@@ -15,8 +17,8 @@ export const CONVERT_TARGETS = ['F16', 'BF16'];
  * buffer (carrying elements split between chunks), rounded by the core into a second one,
  * and copied out.
  * @param {import('../core/wasm_module.js').Core} core
- * @param {any} source
- * @param {{ offset: number, length: number, from: any, to: any }} job
+ * @param {Pick<import('../source/byte_source.js').ByteSource, 'chunks'>} source
+ * @param {{ offset: number, length: number, from: DtypeRow, to: DtypeRow }} job
  * @param {{ signal?: AbortSignal, onBytes: (n: number) => void }} options
  * @returns {AsyncGenerator<Uint8Array>}
  */
@@ -66,9 +68,9 @@ export async function convertFile(file, source, slice, options) {
   throwIfAborted(signal);
   const core = await initSafetensors();
   const dtypes = new Map(core.tables.dtypes.map((d) => [/** @type {string} */ (d.name), d]));
-  const target = /** @type {any} */ (dtypes.get(to));
+  const target = /** @type {DtypeRow} */ (dtypes.get(to)); // F16 or BF16: in the table
   const entries = file.tensors.map((t) => {
-    const from = /** @type {any} */ (dtypes.get(t.dtype));
+    const from = /** @type {DtypeRow} */ (dtypes.get(t.dtype)); // every dtype a file holds is in the table
     const convert = from !== target && core.call((m) => m._canNarrow(from.index, target.index)) && (wanted?.(t.name) ?? true);
     const length = t.dataOffsets[1] - t.dataOffsets[0];
     const size = convert ? (length / (from.bits / 8)) * 2 : length;
@@ -80,7 +82,7 @@ export async function convertFile(file, source, slice, options) {
   let done = 0;
   const onBytes = (/** @type {number} */ n) => onProgress?.((done += n), total);
   if (total === 0) onProgress?.(0, 0);
-  const converted = (/** @type {any} */ e) => convertedChunks(core, source, { offset: e.offset, length: e.length, from: e.from, to: target }, { signal, onBytes });
+  const converted = (/** @type {{ offset: number, length: number, from: DtypeRow }} */ e) => convertedChunks(core, source, { offset: e.offset, length: e.length, from: e.from, to: target }, { signal, onBytes });
   if (path !== undefined) {
     const parts = laid.map((e) => (e.convert ? converted(e) : slice(e.offset, e.offset + e.length) ?? source.chunks(e.offset, e.length, signal)));
     await writeParts(path, [header, ...parts], signal);

@@ -10,7 +10,7 @@ import { analyzeHeader } from '../header/read_header.js';
 
 const encoder = new TextEncoder();
 
-const invalidMetadata = (message) => new SafetensorsError('InvalidMetadata', message);
+const invalidMetadata = (/** @type {string} */ message) => new SafetensorsError('InvalidMetadata', message);
 
 // A lone surrogate cannot be written as UTF-8 (TextEncoder would silently make it U+FFFD).
 export const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -18,6 +18,8 @@ export const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\u
 /**
  * Byte order of the strings' UTF-8 forms, from their UTF-16 units: the same as code-unit
  * order except that surrogates (code points past U+FFFF) sort after U+E000..U+FFFF.
+ * @param {string} a
+ * @param {string} b
  */
 export function compareUtf8(a, b) {
   const n = Math.min(a.length, b.length);
@@ -32,7 +34,11 @@ export function compareUtf8(a, b) {
   return a.length - b.length;
 }
 
-/** The reference writer's order: by dtype, descending in its Dtype order (the core's table order), then by name in byte order. */
+/**
+ * The reference writer's order: by dtype, descending in its Dtype order (the core's table order), then by name in byte order.
+ * @param {{ name: string, dtype: { index: number } }} a
+ * @param {{ name: string, dtype: { index: number } }} b
+ */
 export function referenceOrder(a, b) {
   return b.dtype.index - a.dtype.index || compareUtf8(a.name, b.name);
 }

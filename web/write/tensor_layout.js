@@ -6,11 +6,24 @@ import { SafetensorsError } from '../core/errors.js';
 import { TYPED_ARRAYS } from '../tensors/plan.js';
 import { LONE_SURROGATE, referenceOrder } from './header_bytes.js';
 
+/** @typedef {import('../index.js').TensorToWrite} TensorToWrite */
+/**
+ * What serializeSafetensors and writeSafetensors take (checked here, whatever it is).
+ * @typedef {Record<string, TensorToWrite> | Map<string, TensorToWrite> | (TensorToWrite & { name: string })[]} TensorsToWrite
+ */
+
+/**
+ * @param {string} message
+ * @param {string} [tensor]
+ */
 const invalidTensor = (message, tensor) => new SafetensorsError('InvalidTensor', message, tensor === undefined ? {} : { tensor });
 
 /**
  * The bytes of a tensor's data, checked against its dtype: a Uint8Array of raw bytes, a typed
  * array of the dtype's own kind (Uint16Array for F16 and BF16 bits), or a Blob.
+ * @param {string} name
+ * @param {import('../core/tables.js').DtypeRow} dtype
+ * @param {unknown} data as the caller gave it
  * @returns {Uint8Array | Blob}
  */
 function dataBytes(name, dtype, data) {
@@ -27,7 +40,10 @@ function dataBytes(name, dtype, data) {
   return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
 }
 
-/** The tensors as a list of { name, dtype, shape, data }, whatever form they came in. */
+/**
+ * The tensors as a list of { name, dtype, shape, data }, whatever form they came in.
+ * @param {TensorsToWrite} tensors
+ */
 function tensorList(tensors) {
   if (Array.isArray(tensors)) return tensors;
   if (tensors === null || typeof tensors !== 'object') throw invalidTensor('tensors must be an object { name: { dtype, shape, data } } or an array of { name, dtype, shape, data }');
@@ -37,8 +53,8 @@ function tensorList(tensors) {
 
 /**
  * Checks every tensor and lays them out as the reference writer does.
- * @param {any} tensors
- * @param {ReturnType<typeof import('../core/tables.js').decodeCoreTables>['dtypes']} dtypes
+ * @param {TensorsToWrite} tensors
+ * @param {import('../core/tables.js').DtypeRow[]} dtypes
  */
 export function layOut(tensors, dtypes) {
   const byName = new Map(dtypes.map((d) => [d.name, d]));

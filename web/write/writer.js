@@ -6,8 +6,10 @@ import { isNode } from '../core/platform.js';
 import { checkWritten, headerBytes, metadataJson, packedHeader } from './header_bytes.js';
 import { layOut } from './tensor_layout.js';
 
+/** @typedef {import('./tensor_layout.js').TensorsToWrite} TensorsToWrite */
+
 /**
- * @param {any} tensors
+ * @param {TensorsToWrite} tensors
  * @param {{ metadata?: Record<string, string> | null }} [options]
  * @returns {Promise<{ header: Uint8Array, parts: (Uint8Array | Blob)[], size: number }>}
  */
@@ -21,7 +23,7 @@ export async function planFile(tensors, options = {}) {
 
 /**
  * Builds a .safetensors file as a Blob: the reference writer's bytes for the same tensors.
- * @param {any} tensors
+ * @param {TensorsToWrite} tensors
  * @param {{ metadata?: Record<string, string> | null }} [options]
  * @returns {Promise<Blob>}
  */
@@ -47,7 +49,10 @@ export async function editedHeader(file, metadata) {
   return { header, dataStart: file.dataStart, dataLength };
 }
 
-/** node_write.js, in Node only (a variable specifier keeps bundlers from following it). */
+/**
+ * node_write.js, in Node only (a variable specifier keeps bundlers from following it).
+ * @returns {Promise<typeof import('./node_write.js')>}
+ */
 async function nodeWriter() {
   if (!isNode()) throw new TypeError('writing to a path works in Node; in a browser, use the Blob (serializeSafetensors, withMetadata without a path)');
   const module = './node_write.js';
@@ -57,7 +62,7 @@ async function nodeWriter() {
 /**
  * Node: writes a .safetensors file to `path` (whole or not at all), parts one after another.
  * @param {string} path
- * @param {any} tensors
+ * @param {TensorsToWrite} tensors
  * @param {{ metadata?: Record<string, string> | null, signal?: AbortSignal }} [options]
  */
 export async function writeSafetensors(path, tensors, options = {}) {
