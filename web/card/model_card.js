@@ -15,7 +15,8 @@ const versionMismatch = () => new SafetensorsError('InternalError',
 /**
  * A header table in the card module's heap (an Embind _DecodedHeaderTable).
  * @typedef {import('../wasm/safetensors_card.js').DecodedHeaderTable} DecodedHeaderTable
- * @typedef {{ card: import('../core/wasm_module.js').WasmModule, table: DecodedHeaderTable, deleted: boolean }} HeapTable
+ * @typedef {import('../core/wasm_module.js').WasmModule<import('../core/wasm_module.js').CardModule>} CardWasm
+ * @typedef {{ card: CardWasm, table: DecodedHeaderTable, deleted: boolean }} HeapTable
  */
 
 /**
@@ -30,7 +31,7 @@ let lastTable = null;
 /**
  * Copies `headerTable` into the card module (not decoded yet: the first table asked for does it),
  * letting the last one go first.
- * @param {import('../core/wasm_module.js').WasmModule} card
+ * @param {CardWasm} card
  * @param {Uint8Array} headerTable
  * @returns {HeapTable}
  */
@@ -50,7 +51,10 @@ function copyIn(card, headerTable) {
   return entry;
 }
 
-/** Deletes `entry`'s table (skipped when its module was let go: its memory went with it). */
+/**
+ * Deletes `entry`'s table (skipped when its module was let go: its memory went with it).
+ * @param {HeapTable} entry
+ */
 function letGo(entry) {
   if (lastTable === entry) lastTable = null;
   if (!entry.deleted) {

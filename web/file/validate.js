@@ -27,7 +27,10 @@ export async function readSource(input, options) {
   return { source, header: await readHeader(core, source, options.signal) };
 }
 
-/** Where the data section starts, when the header's length is readable and fits the file. */
+/**
+ * Where the data section starts, when the header's length is readable and fits the file.
+ * @param {{ dataStart: number, fileSize: number }} header
+ */
 function readableDataStart(header) {
   return header.dataStart >= 8 && header.dataStart <= header.fileSize ? header.dataStart : null;
 }

@@ -3,13 +3,26 @@
 // or a Node worker thread.
 import { createSHA256 } from 'hash-wasm';
 
+/**
+ * What the lane sends: a piece to hash, or a cut (answer the digest so far and start again).
+ * @typedef {{ bytes: Uint8Array, cut?: undefined } | { cut: true, bytes?: undefined }} LaneMessage
+ * What the worker answers: started, bytes hashed, a digest, or a failure.
+ * @typedef {{ ready?: true, done?: number, digest?: string, error?: string }} LaneReply
+ */
+
+/**
+ * The page or thread that started this worker, as { post, listen }.
+ * @returns {Promise<{ post: (message: LaneReply) => void, listen: (fn: (message: LaneMessage) => void) => void }>}
+ */
 async function hostPort() {
-  if (typeof (/** @type {any} */ (globalThis).WorkerGlobalScope) !== 'undefined') {
+  if (typeof (/** @type {{ WorkerGlobalScope?: unknown }} */ (globalThis).WorkerGlobalScope) !== 'undefined') {
     return { post: (message) => self.postMessage(message), listen: (fn) => { self.onmessage = (event) => fn(event.data); } };
   }
   const threads = 'node:worker_threads';
+  /** @type {typeof import('node:worker_threads')} */
   const { parentPort } = await import(/* @vite-ignore */ /* webpackIgnore: true */ threads);
-  return { post: (message) => parentPort.postMessage(message), listen: (fn) => parentPort.on('message', fn) };
+  const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort); // always set in a worker thread
+  return { post: (message) => port.postMessage(message), listen: (fn) => port.on('message', fn) };
 }
 
 // No top-level await: bundlers build workers as classic scripts by default (Vite: iife).

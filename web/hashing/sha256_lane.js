@@ -44,14 +44,25 @@ export async function localLane() {
   };
 }
 
-// The worker as { post, listen, stop }, or null where there are no workers.
+/**
+ * A hashing worker as { post, listen, stop }.
+ * @typedef {object} HashWorker
+ * @property {(message: import('./hash_worker.js').LaneMessage, transfer?: ArrayBuffer[]) => void} post
+ * @property {(onMessage: (message: import('./hash_worker.js').LaneReply) => void, onFailure: (why: string) => void) => void} listen
+ * @property {() => void} stop
+ */
+
+/**
+ * The worker, or null where there are no workers.
+ * @returns {Promise<HashWorker | null>}
+ */
 async function spawn() {
   if (!isNode()) {
     if (typeof Worker === 'undefined') return null;
     // Written out in full so that bundlers find the worker and its imports.
     const worker = new Worker(new URL('./hash_worker.js', import.meta.url), { type: 'module' });
     return {
-      post: (message, transfer) => worker.postMessage(message, transfer),
+      post: (message, transfer) => worker.postMessage(message, transfer ?? []),
       listen(onMessage, onFailure) {
         worker.onmessage = (event) => onMessage(event.data);
         worker.onerror = (event) => { event.preventDefault?.(); onFailure(event.message || 'the worker script failed to load'); };
@@ -61,6 +72,7 @@ async function spawn() {
     };
   }
   const threads = 'node:worker_threads';
+  /** @type {typeof import('node:worker_threads')} */
   const { Worker: NodeWorker } = await import(/* @vite-ignore */ /* webpackIgnore: true */ threads);
   const worker = new NodeWorker(new URL('./hash_worker.js', import.meta.url));
   return {
@@ -89,12 +101,16 @@ export async function workerLane() {
   if (host === null) return null;
   /** @type {{ resolve: (digest: string) => void, reject: (error: Error) => void }[]} */
   const digests = [];
-  let waiter = null; // update()'s wait for the worker to catch up
+  /** @type {{ resolve: () => void, reject: (error: Error) => void } | null} update()'s wait for the worker to catch up */
+  let waiter = null;
   let inFlight = 0;
+  /** @type {Error | null} */
   let failure = null;
-  let started;
+  /** @type {(ok: boolean) => void} */
+  let started = () => {};
+  /** @type {Promise<boolean>} */
   const ready = new Promise((resolve) => { started = resolve; });
-  const fail = (reason) => {
+  const fail = (/** @type {string} */ reason) => {
     if (failure) return;
     failure = new SafetensorsError('InternalError', `the hashing worker failed: ${reason}`);
     started(false);
@@ -127,7 +143,7 @@ export async function workerLane() {
       inFlight += copy.byteLength;
       host.post({ bytes: copy }, [copy.buffer]);
       if (inFlight <= LANE_IN_FLIGHT_BYTES) return;
-      return new Promise((resolve, reject) => { waiter = { resolve, reject }; });
+      return new Promise((resolve, reject) => { waiter = { resolve: () => resolve(), reject }; });
     },
     cut() {
       if (failure) return Promise.reject(failure);

@@ -38,6 +38,7 @@ export function decodeHeaderTable(bytes, tables) {
     for (let d = 0; d < shape.length; d++) shape[d] = r.num();
     const begin = r.num();
     const end = r.num();
+    /** @type {import('../index.js').TensorInfo} */
     const tensor = { name, dtype: tables.dtypes[dtype].name, shape, dataOffsets: [begin, end], byteLength: end - begin };
     if (r.num() === 1) tensor.exactShape = shape.map(() => BigInt(r.str()));
     tensors[i] = tensor;

@@ -6,14 +6,25 @@ import { decodeHeaderTable } from './header_table.js';
 
 const LENGTH_PREFIX = 8;
 
+/**
+ * @param {number} headerBytes
+ * @param {unknown} [cause]
+ */
 function headerOutOfMemory(headerBytes, cause) {
   return new SafetensorsError('OutOfMemory',
     `reading this ${headerBytes}-byte header needs about ${Math.ceil((16 * headerBytes) / 2 ** 20)} MiB of WebAssembly memory, more than could be had; ` +
     'the file is probably hostile (real headers are a few MB); no verdict was reached', { cause });
 }
 
-// Copies `parts` (in order) into the heap with the padding simdjson reads past the end,
-// runs `fn(ptr, length)` and frees the copy.
+/**
+ * Copies `parts` (in order) into the heap with the padding simdjson reads past the end, runs
+ * `fn(ptr, length)` and frees the copy.
+ * @template T
+ * @param {import('../core/wasm_module.js').Core} core
+ * @param {Uint8Array[]} parts
+ * @param {(ptr: number, length: number) => T} fn
+ * @returns {T}
+ */
 function withHeapCopy(core, parts, fn) {
   const length = parts.reduce((sum, p) => sum + p.byteLength, 0);
   const ptr = core.malloc(length + core.inputPadding, `a copy of the ${length}-byte file start`);

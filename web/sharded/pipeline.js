@@ -36,7 +36,17 @@ function weightNames(library, variant) {
   ]);
 }
 
-/** The components model_index.json lists: every key not starting with "_" whose value is [library, class]. */
+/**
+ * @typedef {{ name: string, library: string | null, className: string | null }} ListedComponent
+ * @typedef {{ openSafetensors: typeof import('../index.js').openSafetensors, openSafetensorsIndex: typeof import('../index.js').openSafetensorsIndex }} OpenApi
+ */
+
+/**
+ * The components model_index.json lists: every key not starting with "_" whose value is [library, class].
+ * @param {Record<string, unknown>} config the parsed model_index.json
+ * @param {string} where model_index.json's place, for messages
+ * @returns {ListedComponent[]}
+ */
 function componentsOf(config, where) {
   const components = [];
   for (const [name, value] of Object.entries(config)) {
@@ -55,11 +65,16 @@ function componentsOf(config, where) {
   return components;
 }
 
-const isNotFound = (error) => error instanceof SafetensorsError && (error.status === 404 || error.status === 410);
+const isNotFound = (/** @type {unknown} */ error) => error instanceof SafetensorsError && (error.status === 404 || error.status === 410);
 
 /**
  * Opens one component: the first expected checkpoint name its folder holds (from the listing,
  * or over HTTP by trying each name until one is not a 404).
+ * @param {ListedComponent} component
+ * @param {import('./pipeline_files.js').PipelineFiles} files
+ * @param {import('../index.js').PipelineOptions} options
+ * @param {OpenApi} api
+ * @param {(code: string) => import('../index.js').Finding['severity']} severity a finding code's severity (the core's table)
  */
 async function openComponent(component, files, options, api, severity) {
   const { name, library, className } = component;
@@ -107,7 +122,7 @@ async function openComponent(component, files, options, api, severity) {
 /**
  * @param {unknown} source
  * @param {import('../index.js').PipelineOptions} options
- * @param {{ openSafetensors: typeof import('../index.js').openSafetensors, openSafetensorsIndex: typeof import('../index.js').openSafetensorsIndex }} api
+ * @param {OpenApi} api
  * @returns {Promise<import('../index.js').SafetensorsPipeline>}
  */
 export async function openPipeline(source, options, api) {
@@ -116,12 +131,12 @@ export async function openPipeline(source, options, api) {
   throwIfAborted(signal);
   const files = await locatePipeline(source, { fetch, headers, signal });
   const core = await initSafetensors();
-  const severity = (/** @type {any} */ code) => core.tables.findingSeverity.get(code) ?? 'error';
+  const severity = (/** @type {string} */ code) => core.tables.findingSeverity.get(/** @type {import('../index.js').FindingCode} */ (code)) ?? 'error';
   const listed = componentsOf(files.config, files.where);
   let done = 0;
   const componentOptions = { fetch, headers, signal, firstRead, concurrency, variant };
   // Components open a few at a time; a sharded one opens its own shards concurrently too.
-  const components = await pooled(listed.length, 4, async (i) => {
+  const components = await pooled(listed.length, 4, async (/** @type {number} */ i) => {
     const component = await openComponent(listed[i], files, componentOptions, api, severity);
     onProgress?.(++done, listed.length);
     return component;

@@ -37,6 +37,11 @@ function shardFirstReads(index) {
 
 /**
  * Opens one shard: its file, or why it cannot be had (a finding of the model).
+ * @param {string} name the shard's file name, as the index gives it
+ * @param {import('./shard_sources.js').ModelFiles} files
+ * @param {import('../index.js').ReadOptions} options
+ * @param {(code: string) => Finding['severity']} severity a finding code's severity (the core's table)
+ * @param {typeof import('../index.js').openSafetensors} openSafetensors
  * @returns {Promise<{ file: SafetensorsFile | null, report: import('../index.js').ValidationReport, problem: Finding | null }>}
  */
 async function openShard(name, files, options, severity, openSafetensors) {
@@ -61,7 +66,14 @@ async function openShard(name, files, options, severity, openSafetensors) {
   }
 }
 
-/** Runs `task(i)` for i in [0, count), at most `limit` at once; resolves to the results in order. */
+/**
+ * Runs `task(i)` for i in [0, count), at most `limit` at once; resolves to the results in order.
+ * @template T
+ * @param {number} count
+ * @param {number} limit
+ * @param {(i: number) => Promise<T>} task
+ * @returns {Promise<T[]>}
+ */
 export async function pooled(count, limit, task) {
   const results = new Array(count);
   let next = 0;
@@ -87,10 +99,10 @@ export async function openShardedModel(source, options, openSafetensors) {
   throwIfAborted(signal);
   const files = await locateModel(source, { fetch, headers, signal });
   const core = await initSafetensors();
-  const severity = (/** @type {any} */ code) => core.tables.findingSeverity.get(code) ?? 'error';
+  const severity = (/** @type {string} */ code) => core.tables.findingSeverity.get(/** @type {import('../index.js').FindingCode} */ (code)) ?? 'error';
   const firstReads = firstRead === undefined && files.index ? shardFirstReads(files.index) : null;
   let done = 0;
-  const opened = await pooled(files.shards.length, concurrency, async (i) => {
+  const opened = await pooled(files.shards.length, concurrency, async (/** @type {number} */ i) => {
     const shardOptions = { fetch, headers, signal, firstRead: firstReads?.[i] ?? firstRead };
     const shard = await openShard(files.shards[i], files, shardOptions, severity, openSafetensors);
     onProgress?.(++done, files.shards.length);
@@ -120,7 +132,8 @@ export async function openShardedModel(source, options, openSafetensors) {
       const { names, shardOf } = files.index;
       indexed ??= new Map(names.map((n, i) => [n, shardOf[i]]));
       const problem = opened[indexed.get(name) ?? -1]?.problem;
-      if (problem) return new SafetensorsError(problem.code, `tensor ${JSON.stringify(name)} cannot be read: ${problem.message}`, { tensor: name });
+      // A shard's problem code (ShardMissing, ShardNotLoadable, UnsafeShardName) is an error code too.
+      if (problem) return new SafetensorsError(/** @type {import('../index.js').ErrorCode} */ (problem.code), `tensor ${JSON.stringify(name)} cannot be read: ${problem.message}`, { tensor: name });
     }
     return tensorNotFound(name, checked.tensors, "this model's shards");
   };
@@ -163,7 +176,7 @@ export async function openShardedModel(source, options, openSafetensors) {
       let done = 0;
       const { onProgress, concurrency = 4 } = batchOptions;
       const groups = [...perShard];
-      const parts = await pooled(groups.length, concurrency, async (i) => {
+      const parts = await pooled(groups.length, concurrency, async (/** @type {number} */ i) => {
         const [shard, shardNames] = groups[i];
         let seen = 0;
         const progress = (/** @type {number} */ d) => {

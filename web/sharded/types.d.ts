@@ -38,8 +38,8 @@ export interface ShardInfo {
   name: string;
   /** The shard's own verdict (for a shard that could not be read: one finding saying why). */
   report: ValidationReport;
-  /** Its tensors in data order (empty when it was not read). */
-  tensors: ShardTensorInfo[];
+  /** Its tensors in data order, as the shard's own file lists them (empty when it was not read). */
+  tensors: TensorInfo[];
 }
 
 /** getTensor reads from the shard that holds the tensor (same options and errors as SafetensorsFile's, plus the unusable shard's code). */
