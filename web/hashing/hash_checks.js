@@ -5,6 +5,7 @@ import { AUTOV1_WINDOW } from './hash_pass.js';
 /** SHA-256 of no bytes: what A1111's AutoV1 hashes for a file shorter than its window's start. */
 const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
 
+/** @type {Record<string, string>} what each covered part is, for messages (base-model claims are never compared) */
 const WHAT = {
   file: 'the whole file',
   data: 'the data section (bytes 8+N to the end)',

@@ -21,6 +21,7 @@ export const PARALLEL_MIN_BYTES = 32 << 20;
 
 /**
  * The byte ranges the plan reads, as [offset, length] pairs in file order.
+ * @param {Pick<HashPlan, 'size' | 'dataStart' | 'file' | 'data' | 'tensors'>} plan
  * @returns {[number, number][]}
  */
 function rangesOf({ size, dataStart, file, data, tensors }) {
@@ -44,6 +45,7 @@ function rangesOf({ size, dataStart, file, data, tensors }) {
  * @param {boolean} parallel
  */
 async function openLanes(wanted, parallel) {
+  /** @type {(import('./sha256_lane.js').Sha256Lane | null)[]} */
   const lanes = [];
   try {
     for (const want of wanted) {
@@ -81,11 +83,19 @@ export async function openHashPass(plan) {
   const tensorDigests = [];
   let next = 0; // the first tensor not yet cut
 
+  /**
+   * @param {import('./sha256_lane.js').Sha256Lane} lane
+   * @param {Uint8Array} piece
+   */
   async function feed(lane, piece) {
     const wait = lane.update(piece);
     if (wait) await wait;
   }
 
+  /**
+   * @param {Uint8Array} chunk
+   * @param {number} at its file offset
+   */
   async function pushTensors(chunk, at) {
     const list = /** @type {TensorSpan[]} */ (tensors);
     const lane = /** @type {import('./sha256_lane.js').Sha256Lane} */ (tensorLane);
@@ -99,7 +109,12 @@ export async function openHashPass(plan) {
     }
   }
 
-  function copyWindow(/** @type {Uint8Array} */ window, chunk, at) {
+  /**
+   * @param {Uint8Array} window
+   * @param {Uint8Array} chunk
+   * @param {number} at its file offset
+   */
+  function copyWindow(window, chunk, at) {
     const from = Math.max(at, AUTOV1_WINDOW.offset);
     const to = Math.min(at + chunk.byteLength, AUTOV1_WINDOW.offset + AUTOV1_WINDOW.length);
     if (from < to) window.set(chunk.subarray(from - at, to - at), from - AUTOV1_WINDOW.offset);
