@@ -2,7 +2,7 @@
 // its role. Sources: kohya-ss sd-scripts networks/lora.py (lora_down/lora_up/alpha),
 // KohakuBlueleaf/LyCORIS (hada_*, lokr_*, dora_scale, GLoRA a1/a2/b1/b2, oft_blocks, diff),
 // huggingface/peft (lora_A/lora_B, lora_magnitude_vector), diffusers (lora.down/up,
-// lora_linear_layer); MODEL-CARD-FACTS.md, "LoRA kinds".
+// lora_linear_layer).
 #pragma once
 
 #include <cstdint>

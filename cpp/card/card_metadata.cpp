@@ -245,9 +245,10 @@ std::vector<EmbeddedHash> embedded_hashes(const MetadataView& meta) {
     std::string_view key;
     HashCover covers;
   };
-  // MODEL-CARD-FACTS.md, "Hashes": sshs_model_hash and modelspec.hash_sha256 cover [8+N, EOF);
-  // sshs_legacy_hash is an AutoV1 of kohya's serialisation before the hashes were added;
-  // ss_*_hash name the base model and VAE.
+  // sshs_model_hash and modelspec.hash_sha256 cover [8+N, EOF); sshs_legacy_hash is an AutoV1
+  // of kohya's serialisation before the hashes were added; ss_*_hash name the base model and
+  // VAE. Sources: kohya-ss/sd-scripts (library/train_util.py, precalculate_safetensors_hashes),
+  // https://github.com/Stability-AI/ModelSpec (hash_sha256).
   constexpr Known kKnown[] = {
       {"sshs_model_hash", HashCover::Data},       {"modelspec.hash_sha256", HashCover::Data},
       {"sshs_legacy_hash", HashCover::AutoV1},    {"ss_new_sd_model_hash", HashCover::BaseModel},

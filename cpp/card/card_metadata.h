@@ -1,5 +1,7 @@
-// The parts of the card that come from metadata conventions (MODEL-CARD-FACTS.md): ModelSpec
-// `modelspec.*`, kohya `ss_*`/`sshs_*` and the additional-networks editor's `ssmd_*`.
+// The parts of the card that come from metadata conventions: ModelSpec `modelspec.*`
+// (https://github.com/Stability-AI/ModelSpec), kohya `ss_*`/`sshs_*` (kohya-ss/sd-scripts,
+// train_network.py and library/train_util.py) and the additional-networks editor's `ssmd_*`
+// (kohya-ss/sd-webui-additional-networks, scripts/metadata_editor.py).
 #pragma once
 
 #include <span>

@@ -91,7 +91,7 @@ struct CardImage {
   std::string data_url;
 };
 
-/// @brief What an embedded hash covers (MODEL-CARD-FACTS.md, "Hashes").
+/// @brief What an embedded hash covers (sources: web/hashing/hash_pass.js's header comment).
 enum class HashCover : std::uint8_t { File, Data, AutoV1, BaseModel };
 
 /// @brief A hash written into the metadata, normalised to lowercase hex.
