@@ -1,4 +1,4 @@
-# Front door: make demo | make test | make build | make bench | make fuzz | make lint | make format
+# Front door: make demo | make test | make test-fast | make build | make bench | make fuzz | make lint | make format
 # On a fresh Debian machine with Node, the first target you run installs what is missing.
 
 # fuzz-smoke reads PIPESTATUS.
@@ -6,7 +6,8 @@ SHELL := /bin/bash
 PORT ?= 8080
 FUZZ_SECONDS ?= 60
 BUILD_TYPE ?= Release
-# em++'s optimizer needs Debian's acorn (see ../shared/STYLE.md).
+# em++'s optimizer (its tools/acorn-optimizer.js) requires acorn, which Debian's node-acorn
+# installs in /usr/share/nodejs, off Node's default search path.
 EM_ENV := NODE_PATH=/usr/share/nodejs
 # clang 14 was seen to hang on some SIMD kernels: never wait forever for a build.
 BUILD_TIMEOUT := timeout 1800
@@ -20,7 +21,7 @@ STAMP_DIR := build/stamps
 APT_CHECKS := em++:emscripten chromium:chromium cmake:cmake g++:g++ clang++:clang clang-format:clang-format
 APT_FILES := /usr/include/gtest/gtest.h:libgtest-dev
 
-.PHONY: setup native wasm build test demo bench fuzz fuzz-build fuzz-smoke clean native-test sanitize-test wasm-test js-test lint format
+.PHONY: setup native wasm build test test-fast demo bench fuzz fuzz-build fuzz-smoke clean native-test sanitize-test wasm-test js-test js-test-node js-test-browser lint format
 
 setup: $(STAMP_DIR)/apt $(STAMP_DIR)/npm
 
@@ -64,9 +65,21 @@ sanitize-test: $(STAMP_DIR)/apt $(STAMP_DIR)/npm
 	$(BUILD_TIMEOUT) cmake --build $(SANITIZE_DIR) -j2
 	ctest --test-dir $(SANITIZE_DIR) --output-on-failure -j2
 
-# The JS suite is npm test (package.json): tsc over the documented usage, then Vitest.
+# The JS suite: tsc over the documented usage (tests/types), then Vitest's two projects
+# (tests/vitest.config.js), node and browser, side by side in two processes; -Otarget prints
+# each one's output whole when it ends. npm test runs the same tests in one process.
+VITEST := npx vitest run --config tests/vitest.config.js
 js-test: build
-	npm test
+	npx tsc -p tests/types
+	$(MAKE) --no-print-directory -j2 -Otarget js-test-node js-test-browser
+
+# One project alone, without the build step (js-test and test-fast build first).
+js-test-node js-test-browser: js-test-%:
+	$(VITEST) --project $*
+
+# The inner loop: the native tests without sanitizers, and the Node tests (not Chromium's).
+test-fast: native-test
+	$(VITEST) --project node
 
 # C++ formatting (.clang-format), JS formatting (Prettier: .prettierrc.json), ESLint
 # (eslint.config.js) and tsc --checkJs over web/, whose JSDoc refers to index.d.ts

@@ -4,7 +4,7 @@
 // (st.convert). Metadata comes from strangers: it is only ever set as .value or text.
 import { openSafetensors } from '../web/index.js';
 
-/** The card's fields and the metadata keys they edit (ModelSpec; MODEL-CARD-FACTS.md). */
+/** The card's fields and the metadata keys they edit (https://github.com/Stability-AI/ModelSpec). */
 const CARD_FIELDS = [['edit-title', 'modelspec.title'], ['edit-trigger', 'modelspec.trigger_phrase'], ['edit-description', 'modelspec.description']];
 /** Values longer than this are kept as they are (or deleted), not put in a text box. */
 const LONG_VALUE = 10_000;

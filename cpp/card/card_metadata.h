@@ -1,7 +1,7 @@
 // The parts of the card that come from metadata conventions: ModelSpec `modelspec.*`
-// (Stability-AI/ModelSpec, README), kohya `ss_*`/`sshs_*` (kohya-ss/sd-scripts,
-// train_network.py) and the additional-networks editor's `ssmd_*` (kohya-ss/
-// sd-webui-additional-networks, scripts/metadata_editor.py). Embedded hashes are the
+// (https://github.com/Stability-AI/ModelSpec), kohya `ss_*`/`sshs_*` (kohya-ss/sd-scripts,
+// train_network.py and library/train_util.py) and the additional-networks editor's `ssmd_*`
+// (kohya-ss/sd-webui-additional-networks, scripts/metadata_editor.py). Embedded hashes are the
 // analysis' (cpp/analysis/embedded_hashes.h).
 #pragma once
 

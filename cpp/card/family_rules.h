@@ -1,7 +1,8 @@
 // Model families and the rules that recognise them, as data. Each rule names keys as they
 // appear in real files (numbers are wildcards, see key_index.h); the first rule whose every
-// clue holds decides. Sources: ComfyUI comfy/model_detection.py (diffusion models),
-// llama.cpp gguf-py tensor_mapping.py (language models), kohya-ss sd-scripts (LoRA names).
+// clue holds decides. Sources: comfyanonymous/ComfyUI comfy/model_detection.py (diffusion
+// models), ggml-org/llama.cpp gguf-py/gguf/tensor_mapping.py (language models), kohya-ss/sd-scripts
+// networks/lora.py (LoRA names).
 #pragma once
 
 #include <array>

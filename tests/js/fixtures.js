@@ -5,10 +5,21 @@ import { rawFile } from '../../tools/write_safetensors.js';
 
 export { rawFile };
 
+/**
+ * Whether the fixture folder `dir` is there. Where it is absent, the tests that read it skip,
+ * saying so; under CI=true (.ci/run in CI) this throws instead, failing the test file, so that CI
+ * cannot pass without the fixtures.
+ */
+export function haveFixtures(dir) {
+  if (existsSync(dir)) return true;
+  if (process.env.CI === 'true') throw new Error(`${dir} is absent, and CI=true: CI must run the fixture tests`);
+  console.warn(`skipped: the tests that read ${dir} (it is absent)`);
+  return false;
+}
+
 /** ../shared/fixtures/real beside the project root, read in place. */
 export const REAL_DIR = fileURLToPath(new URL('../../../shared/fixtures/real/', import.meta.url));
-export const HAVE_REAL = existsSync(REAL_DIR);
-if (!HAVE_REAL) console.warn(`real-fixture tests skipped: ${REAL_DIR} is absent`);
+export const HAVE_REAL = haveFixtures(REAL_DIR);
 
 /** Only the 8 length bytes. */
 export function lengthOnly(n) {

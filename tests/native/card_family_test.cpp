@@ -1,5 +1,5 @@
 // Family rules: one crafted header per family, with key names and shapes as real files
-// write them (ComfyUI's and llama.cpp's detection keys).
+// write them (ComfyUI's and llama.cpp's detection keys, see cpp/card/family_rules.h).
 #include <gtest/gtest.h>
 
 #include <set>

@@ -8,6 +8,7 @@
 #include "card/card_json.h"
 #include "card_test_support.h"
 #include "file_builder.h"
+#include "fixture_dir.h"
 #include "simdjson.h"
 
 namespace safetensors::testing {
@@ -17,9 +18,7 @@ namespace fs = std::filesystem;
 
 class RealCards : public ::testing::Test {
  protected:
-  void SetUp() override {
-    if (!fs::is_directory(dir_)) GTEST_SKIP() << "skipped: " << dir_ << " is absent (real fixtures live in ../shared)";
-  }
+  void SetUp() override { REQUIRE_FIXTURE_DIR(dir_); }
   Report report(const char* file) {
     std::ifstream in(dir_ / file, std::ios::binary);
     const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
@@ -28,7 +27,7 @@ class RealCards : public ::testing::Test {
     return r;
   }
   ModelCard card(const char* file) { return build_card(report(file)); }
-  const fs::path dir_ = SAFETENSORS_REAL_FIXTURES;
+  const fs::path dir_ = real_fixtures_dir();
 };
 
 // An SD 1.x LyCORIS LoKr trained with kohya's sd-scripts on "smart falcon (umamusume)".

@@ -10,6 +10,7 @@
 #include "findings/header_findings.h"
 #include "findings/layout_findings.h"
 #include "findings/metadata_findings.h"
+#include "fixture_dir.h"
 
 namespace safetensors::testing {
 namespace {
@@ -226,9 +227,8 @@ TEST(MetadataFindings, CompanionTensorsOrMetadataExplainIntegerWeights) {
 }
 
 TEST(FileFindings, RealFilesGetTheFindingsTheirLayoutCallsFor) {
-  const std::filesystem::path dir = SAFETENSORS_REAL_FIXTURES;
-  if (!std::filesystem::is_directory(dir))
-    GTEST_SKIP() << "skipped: " << dir << " is absent (real fixtures live in ../shared)";
+  const std::filesystem::path dir = real_fixtures_dir();
+  REQUIRE_FIXTURE_DIR(dir);
   auto read = [&](const char* name) {
     std::ifstream in(dir / name, std::ios::binary);
     return analyze(std::string{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()});

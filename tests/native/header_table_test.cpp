@@ -11,6 +11,7 @@
 
 #include "card/build_card.h"
 #include "file_builder.h"
+#include "fixture_dir.h"
 #include "wasm/card_table.h"
 #include "wasm/header_table.h"
 
@@ -99,8 +100,8 @@ TEST(HeaderTableReader, RefusesWhatIsNotALoadableFilesTable) {
 
 // Every real loadable file's card is the same from its table as from its analysis.
 TEST(HeaderTableReader, RealFilesGiveTheSameCard) {
-  const fs::path dir = SAFETENSORS_REAL_FIXTURES;
-  if (!fs::is_directory(dir)) GTEST_SKIP() << "skipped: " << dir << " is absent (real fixtures live in ../shared)";
+  const fs::path dir = real_fixtures_dir();
+  REQUIRE_FIXTURE_DIR(dir);
   int files = 0;
   for (const auto& e : fs::recursive_directory_iterator(dir)) {
     if (e.path().extension() != ".safetensors") continue;

@@ -6,6 +6,7 @@
 #include <iterator>
 
 #include "file_builder.h"
+#include "fixture_dir.h"
 
 namespace safetensors::testing {
 namespace {
@@ -43,10 +44,8 @@ std::string read_file(const fs::path& path) {
 
 class RealFixtures : public ::testing::Test {
  protected:
-  void SetUp() override {
-    if (!fs::is_directory(dir_)) GTEST_SKIP() << "skipped: " << dir_ << " is absent (real fixtures live in ../shared)";
-  }
-  const fs::path dir_ = SAFETENSORS_REAL_FIXTURES;
+  void SetUp() override { REQUIRE_FIXTURE_DIR(dir_); }
+  const fs::path dir_ = real_fixtures_dir();
 };
 
 TEST_F(RealFixtures, EveryLoadableFileIsLoadableWithItsTensorCount) {

@@ -15,9 +15,9 @@ const WHAT = {
 /**
  * The computed value a claim is checked against, or null when it cannot be compared.
  * kohya's sshs_legacy_hash is the AutoV1 of the file as written before its hashes were added
- * to the metadata (kohya-ss/sd-scripts, library/train_util.py: addnet_hash_legacy), which
- * moved every byte after the header: it is comparable only when both files were shorter than
- * 1 MiB, where the window is empty.
+ * to the metadata (kohya-ss/sd-scripts, precalculate_safetensors_hashes in
+ * library/train_util.py), which moved every byte after the header: it is
+ * comparable only when both files were shorter than 1 MiB, where the window is empty.
  * @param {'file' | 'data' | 'autov1' | 'base-model'} covers
  * @param {import('../index.js').FileHashes} hashes
  * @param {number} size

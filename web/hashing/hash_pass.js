@@ -1,7 +1,10 @@
 // The hashes of one read of a file (st.hash, validateSafetensors({ hash })): SHA-256 of the
 // whole file, of its data section and of each tensor, and AutoV1's window, all fed the same
-// chunks. Definitions: AUTOMATIC1111's modules/hashes.py (AutoV1, AutoV2), kohya-ss/sd-scripts'
-// library/train_util.py (the data section's hash), ModelSpec, Civitai's model-scanner.
+// chunks. Definitions: AUTOMATIC1111/stable-diffusion-webui (modules/hashes.py; AutoV1 is
+// model_hash in modules/sd_models.py), kohya-ss/sd-scripts (library/train_util.py:
+// addnet_hash_safetensors, addnet_hash_legacy), ModelSpec's hash_sha256
+// (https://github.com/Stability-AI/ModelSpec) and https://github.com/civitai/model-scanner
+// (Tasks/HashTask.cs).
 import { localLane, newSha256, workerLane } from './sha256_lane.js';
 
 /** AutoV1 hashes these bytes of the file: 64 KiB at 1 MiB (A1111's model_hash). */
