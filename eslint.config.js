@@ -7,7 +7,11 @@ export default [
   { ignores: ['node_modules/', 'build/', 'web/wasm/', '.scratch/'] },
   js.configs.recommended,
   {
-    languageOptions: { ecmaVersion: 'latest', sourceType: 'module', globals: { ...globals.es2025, ...globals.browser, ...globals.node } },
+    languageOptions: {
+      ecmaVersion: 'latest',
+      sourceType: 'module',
+      globals: { ...globals.es2025, ...globals.browser, ...globals.node },
+    },
     rules: {
       'no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
       eqeqeq: 'error',

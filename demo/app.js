@@ -1,5 +1,12 @@
 // The demo page: uses the package exactly as an application would.
-import { isPipelineSource, openSafetensors, openSafetensorsIndex, openSafetensorsPipeline, validateSafetensors, SafetensorsError } from '../web/index.js';
+import {
+  isPipelineSource,
+  openSafetensors,
+  openSafetensorsIndex,
+  openSafetensorsPipeline,
+  validateSafetensors,
+  SafetensorsError,
+} from '../web/index.js';
 import { showCard, showHashes } from './card_panel.js';
 import { EXPAND_ALL_LIMIT, expandAll, showModuleTree } from './module_tree.js';
 import { showEditor } from './edit_panel.js';
@@ -22,7 +29,10 @@ function formatBytes(n) {
   const units = ['KiB', 'MiB', 'GiB', 'TiB'];
   let v = n;
   let u = -1;
-  do { v /= 1024; u++; } while (v >= 1024 && u < units.length - 1);
+  do {
+    v /= 1024;
+    u++;
+  } while (v >= 1024 && u < units.length - 1);
   return `${v.toFixed(v < 10 ? 2 : 1)} ${units[u]} (${n.toLocaleString('en')} bytes)`;
 }
 
@@ -51,7 +61,12 @@ function showMetadata(metadata) {
   for (const [key, value] of entries) {
     const row = body.insertRow();
     cell(row, key);
-    cell(row, value.length > MAX_VALUE_CHARS ? `${value.slice(0, MAX_VALUE_CHARS)}… (${value.length.toLocaleString('en')} characters)` : value);
+    cell(
+      row,
+      value.length > MAX_VALUE_CHARS
+        ? `${value.slice(0, MAX_VALUE_CHARS)}… (${value.length.toLocaleString('en')} characters)`
+        : value,
+    );
   }
 }
 
@@ -61,7 +76,13 @@ function scanCell(row, name) {
   td.dataset.testid = 'scan-cell';
   const r = current?.scan?.get(name);
   if (!r) return;
-  const parts = [[r.nan, 'NaN'], [r.posInf, '+inf'], [r.negInf, '−inf']].filter(([n]) => n > 0).map(([n, what]) => `${n.toLocaleString('en')} ${what}`);
+  const parts = [
+    [r.nan, 'NaN'],
+    [r.posInf, '+inf'],
+    [r.negInf, '−inf'],
+  ]
+    .filter(([n]) => n > 0)
+    .map(([n, what]) => `${n.toLocaleString('en')} ${what}`);
   td.textContent = parts.length > 0 ? parts.join(', ') : r.allZero ? 'all zero' : 'ok';
   td.className = parts.length > 0 ? 'bad' : r.allZero ? 'zero' : '';
 }
@@ -76,7 +97,8 @@ function showTensors(st, card) {
     return;
   }
   showModuleTree(tree, card.modules, st.tensors, scanCell);
-  $('tensor-note').textContent = `${st.tensors.length.toLocaleString('en')} tensors in ${card.modules.children.length} top-level modules. Open a module to see its tensors; click a tensor to preview its first values.`;
+  $('tensor-note').textContent =
+    `${st.tensors.length.toLocaleString('en')} tensors in ${card.modules.children.length} top-level modules. Open a module to see its tensors; click a tensor to preview its first values.`;
 }
 
 const formatValue = (v) => (typeof v === 'number' && !Number.isInteger(v) ? v.toPrecision(6) : String(v));
@@ -88,7 +110,10 @@ async function preview(name) {
   const out = $('preview');
   out.hidden = false;
   // Whole rows of the first dimension, as many as fit in PREVIEW_ELEMENTS (at least one).
-  const rows = t.shape.length === 0 ? null : [0, Math.min(t.shape[0], Math.max(1, Math.floor(PREVIEW_ELEMENTS / Math.max(rowElements, 1))))];
+  const rows =
+    t.shape.length === 0
+      ? null
+      : [0, Math.min(t.shape[0], Math.max(1, Math.floor(PREVIEW_ELEMENTS / Math.max(rowElements, 1))))];
   if (rowElements > MAX_PREVIEW_ROW) {
     out.textContent = `${name}: one row holds ${rowElements.toLocaleString('en')} values; too many to preview here.`;
   } else {
@@ -133,9 +158,13 @@ async function longRead(name, { button, bar, status, label, what, state }, work)
   button.textContent = 'Stop';
   document.body.dataset.state = state;
   const started = performance.now();
-  const onProgress = (done, total) => { bar.value = total === 0 ? 1 : done / total; };
+  const onProgress = (done, total) => {
+    bar.value = total === 0 ? 1 : done / total;
+  };
   try {
-    status.textContent = await work({ signal: controller.signal, onProgress }, () => (performance.now() - started).toFixed(0));
+    status.textContent = await work({ signal: controller.signal, onProgress }, () =>
+      (performance.now() - started).toFixed(0),
+    );
   } catch (error) {
     status.textContent = error.name === 'AbortError' ? `${what} stopped.` : `${what} failed: ${error.message}`;
   } finally {
@@ -147,10 +176,19 @@ async function longRead(name, { button, bar, status, label, what, state }, work)
 }
 
 function hashFile() {
-  const ui = { button: $('hash-button'), bar: $('hash-progress'), status: $('hash-status'), label: 'Compute hashes', what: 'Hashing', state: 'hashing' };
+  const ui = {
+    button: $('hash-button'),
+    bar: $('hash-progress'),
+    status: $('hash-status'),
+    label: 'Compute hashes',
+    what: 'Hashing',
+    state: 'hashing',
+  };
   return longRead('hash', ui, async (options, ms) => {
     // A rejected file is hashed too: "is my download intact?"
-    const result = current.st ? await current.st.hash(options) : (await validateSafetensors(current.file, { ...options, hash: true })).hashes;
+    const result = current.st
+      ? await current.st.hash(options)
+      : (await validateSafetensors(current.file, { ...options, hash: true })).hashes;
     showHashes(result);
     showFindings([...current.findings, ...result.findings]);
     return `Hashed ${formatBytes(result.size ?? current.st?.fileSize ?? current.file.size)} in ${ms()} ms.`;
@@ -158,7 +196,14 @@ function hashFile() {
 }
 
 function scan() {
-  const ui = { button: $('scan'), bar: $('scan-progress'), status: $('scan-status'), label: 'Scan tensor data', what: 'Scan', state: 'scanning' };
+  const ui = {
+    button: $('scan'),
+    bar: $('scan-progress'),
+    status: $('scan-status'),
+    label: 'Scan tensor data',
+    what: 'Scan',
+    state: 'scanning',
+  };
   return longRead('scan', ui, async (options, ms) => {
     const report = await validateSafetensors(current.file, { ...options, scanData: true });
     showFindings(report.findings);
@@ -185,8 +230,12 @@ function reset(name, single) {
   for (const controller of Object.values(running)) controller.abort();
   $('scan').disabled = true;
   $('hash-button').disabled = !single;
-  $('scan-status').textContent = single ? 'Reads every tensor once, counting NaN, infinities and all-zero tensors.' : 'The data scan reads single files.';
-  $('hash-status').textContent = single ? 'Reads the whole file once: SHA-256, AutoV2, AutoV3 and the data section\'s hash, checked against the metadata.' : 'Hashes are computed for single files.';
+  $('scan-status').textContent = single
+    ? 'Reads every tensor once, counting NaN, infinities and all-zero tensors.'
+    : 'The data scan reads single files.';
+  $('hash-status').textContent = single
+    ? "Reads the whole file once: SHA-256, AutoV2, AutoV3 and the data section's hash, checked against the metadata."
+    : 'Hashes are computed for single files.';
   showHashes(null);
   $('shards-box').hidden = true;
   $('components-box').hidden = true;
@@ -217,7 +266,9 @@ function showShards(shards) {
 async function showModel(source, name) {
   reset(name, false);
   current = { file: null, st: null, scan: null, findings: [] };
-  const onProgress = (done, total) => { $('verdict').textContent = `reading shard headers: ${done} of ${total}…`; };
+  const onProgress = (done, total) => {
+    $('verdict').textContent = `reading shard headers: ${done} of ${total}…`;
+  };
   const model = await openSafetensorsIndex(source, { onProgress });
   const errors = model.findings.filter((f) => f.severity === 'error').length;
   showVerdict(model.loadable, `${errors} error${errors === 1 ? '' : 's'} across the shards`);
@@ -242,7 +293,11 @@ async function showModelView(model) {
   $('parameters').textContent = card.parameters.total.toLocaleString('en');
   $('sizes').textContent = size;
   showCard(card, size);
-  const metadata = model.metadata && Object.fromEntries(Object.entries(model.metadata).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
+  const metadata =
+    model.metadata &&
+    Object.fromEntries(
+      Object.entries(model.metadata).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
+    );
   showMetadata(metadata);
   showShards(model.shards);
   showTensors(model, card);
@@ -267,7 +322,11 @@ async function showFileView(file, st, report) {
   $('tensor-count').textContent = String(report.tensors);
   current.findings = report.findings;
   current.st = st;
-  const size = st ? `${formatBytes(st.fileSize)}; header ${formatBytes(st.headerSize)}` : typeof file.size === 'number' ? formatBytes(file.size) : '';
+  const size = st
+    ? `${formatBytes(st.fileSize)}; header ${formatBytes(st.headerSize)}`
+    : typeof file.size === 'number'
+      ? formatBytes(file.size)
+      : '';
   $('parameters').textContent = card ? card.parameters.total.toLocaleString('en') : '';
   $('sizes').textContent = size;
   showCard(card, size);
@@ -281,7 +340,9 @@ async function showFileView(file, st, report) {
 async function showPipeline(source, name) {
   reset(name, false);
   current = { file: null, st: null, scan: null, findings: [] };
-  const onProgress = (done, total) => { $('verdict').textContent = `opening components: ${done} of ${total}…`; };
+  const onProgress = (done, total) => {
+    $('verdict').textContent = `opening components: ${done} of ${total}…`;
+  };
   const pipeline = await openSafetensorsPipeline(source, { onProgress });
   const errors = pipeline.findings.filter((f) => f.severity === 'error').length;
   showVerdict(pipeline.loadable, `${errors} error${errors === 1 ? '' : 's'} across the components`);
@@ -291,13 +352,20 @@ async function showPipeline(source, name) {
   for (const c of pipeline.components) {
     const row = body.insertRow();
     row.dataset.testid = 'component-row';
-    const button = Object.assign(document.createElement('button'), { type: 'button', textContent: c.name, disabled: c.model === null });
+    const button = Object.assign(document.createElement('button'), {
+      type: 'button',
+      textContent: c.name,
+      disabled: c.model === null,
+    });
     button.addEventListener('click', () => showComponent(pipeline, c, name));
     row.insertCell().append(button);
     cell(row, c.className ?? '(disabled)');
     cell(row, c.path ?? (c.weights === 'missing' ? 'no safetensors weights' : 'no weights'));
     cell(row, c.model ? c.model.tensors.length.toLocaleString('en') : '');
-    const verdict = cell(row, c.report ? (c.report.loadable ? 'loadable' : 'not loadable') : c.weights === 'missing' ? 'missing' : '');
+    const verdict = cell(
+      row,
+      c.report ? (c.report.loadable ? 'loadable' : 'not loadable') : c.weights === 'missing' ? 'missing' : '',
+    );
     verdict.className = c.report?.loadable || c.weights === 'none' ? 'loadable' : 'rejected';
   }
   $('components-title').textContent = `${pipeline.className ?? 'Pipeline'}: ${pipeline.components.length} components`;
@@ -313,7 +381,8 @@ async function showPipeline(source, name) {
 
 async function showComponent(pipeline, component, name) {
   $('file-name').textContent = `${name} › ${component.name}`;
-  for (const row of $('components').tBodies[0].rows) row.classList.toggle('selected', row.cells[0].textContent === component.name);
+  for (const row of $('components').tBodies[0].rows)
+    row.classList.toggle('selected', row.cells[0].textContent === component.name);
   if ('shards' in component.model) await showModelView(component.model);
   else await showFileView(null, component.model, component.model.report);
   current.findings = pipeline.findings;
@@ -335,7 +404,8 @@ $('hash-button').addEventListener('click', hashFile);
 $('expand-all').addEventListener('click', () => {
   if (!current?.st) return;
   if (!expandAll($('module-tree'), current.st.tensors.length)) {
-    $('tensor-note').textContent = `Expand all is for files of at most ${EXPAND_ALL_LIMIT.toLocaleString('en')} tensors; open modules one by one.`;
+    $('tensor-note').textContent =
+      `Expand all is for files of at most ${EXPAND_ALL_LIMIT.toLocaleString('en')} tensors; open modules one by one.`;
   }
 });
 $('module-tree').addEventListener('click', (e) => {
@@ -352,7 +422,11 @@ function showPicked(files, name) {
   if (files.length === 1 && !first.name.endsWith('.json')) showSafely(first, first.name);
   else {
     const index = files.find((f) => f.name.endsWith('.json'));
-    showSafely(files, name ?? (index ? `${index.name} and ${files.length - 1} more files` : `${files.length} files`), showModel);
+    showSafely(
+      files,
+      name ?? (index ? `${index.name} and ${files.length - 1} more files` : `${files.length} files`),
+      showModel,
+    );
   }
 }
 $('file').addEventListener('change', (e) => showPicked([...e.target.files]));
@@ -361,7 +435,11 @@ $('folder').addEventListener('change', async (e) => {
   // shards, or every .safetensors file in it.
   const files = [...e.target.files];
   if (files.length === 0) return;
-  showSafely(files, files[0].webkitRelativePath.split('/')[0], (await isPipelineSource(files)) ? showPipeline : showModel);
+  showSafely(
+    files,
+    files[0].webkitRelativePath.split('/')[0],
+    (await isPipelineSource(files)) ? showPipeline : showModel,
+  );
 });
 $('url-form').addEventListener('submit', (e) => {
   e.preventDefault();
@@ -373,7 +451,10 @@ $('url-form').addEventListener('submit', (e) => {
   else showSafely(url, url);
 });
 const drop = $('drop');
-drop.addEventListener('dragover', (e) => { e.preventDefault(); drop.classList.add('over'); });
+drop.addEventListener('dragover', (e) => {
+  e.preventDefault();
+  drop.classList.add('over');
+});
 drop.addEventListener('dragleave', () => drop.classList.remove('over'));
 drop.addEventListener('drop', (e) => {
   e.preventDefault();
@@ -385,4 +466,6 @@ drop.addEventListener('drop', (e) => {
 fetch('demo/sample.safetensors')
   .then((r) => (r.ok ? r.blob() : Promise.reject(new Error(`sample: HTTP ${r.status}`))))
   .then((blob) => showSafely(blob, 'sample.safetensors (bundled)'))
-  .catch((error) => { $('verdict').textContent = `no sample: ${error.message}`; });
+  .catch((error) => {
+    $('verdict').textContent = `no sample: ${error.message}`;
+  });

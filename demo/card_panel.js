@@ -25,7 +25,12 @@ function linkOrText(text) {
 }
 
 function triggerButton(word) {
-  const button = el('button', { type: 'button', className: 'trigger', textContent: word.text, title: `${word.source}${word.count ? `, ${word.count} images` : ''}: click to copy` });
+  const button = el('button', {
+    type: 'button',
+    className: 'trigger',
+    textContent: word.text,
+    title: `${word.source}${word.count ? `, ${word.count} images` : ''}: click to copy`,
+  });
   button.dataset.testid = 'trigger-word';
   button.addEventListener('click', async () => {
     try {
@@ -77,17 +82,36 @@ export function showCard(card, size) {
   parameters.dataset.testid = 'card-parameters';
   row(list, 'Parameters', parameters);
   row(list, 'Size', size);
-  const arch = Object.entries(card.architecture).map(([k, v]) => `${k} ${v}`).join(', ');
+  const arch = Object.entries(card.architecture)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
   row(list, 'Architecture', arch);
   row(list, 'Trigger words', ...card.triggerWords.slice(0, MAX_TRIGGERS).map(triggerButton));
   const base = card.baseModel;
-  if (base) row(list, 'Base model', [base.name, base.version, base.hash && `hash ${base.hash.slice(0, 12)}`].filter(Boolean).join(', '));
-  row(list, 'Training', trainingSummary(card).map(([label, value]) => `${label} ${value}`).join(' · '));
+  if (base)
+    row(
+      list,
+      'Base model',
+      [base.name, base.version, base.hash && `hash ${base.hash.slice(0, 12)}`].filter(Boolean).join(', '),
+    );
+  row(
+    list,
+    'Training',
+    trainingSummary(card)
+      .map(([label, value]) => `${label} ${value}`)
+      .join(' · '),
+  );
   row(list, 'Date', card.date);
   row(list, 'Author', card.author);
   row(list, 'License', card.license);
   if (card.source) row(list, 'Source', linkOrText(card.source));
-  row(list, 'Embedded hashes', card.embeddedHashes.map((h) => `${h.key}: ${h.value.slice(0, 16)}${h.value.length > 16 ? '…' : ''} (${h.covers})`).join('\n'));
+  row(
+    list,
+    'Embedded hashes',
+    card.embeddedHashes
+      .map((h) => `${h.key}: ${h.value.slice(0, 16)}${h.value.length > 16 ? '…' : ''} (${h.covers})`)
+      .join('\n'),
+  );
 }
 
 /**
@@ -98,14 +122,25 @@ export function showHashes(result) {
   const box = $('hash-results');
   box.hidden = result === null;
   if (!result) return;
-  for (const [id, value] of [['hash-sha256', result.sha256], ['hash-autov2', result.autoV2], ['hash-autov3', result.autoV3], ['hash-autov1', result.autoV1 ?? '– (file under 1 MiB + 64 KiB)'], ['hash-data', result.dataSha256 ?? '–']]) {
+  for (const [id, value] of [
+    ['hash-sha256', result.sha256],
+    ['hash-autov2', result.autoV2],
+    ['hash-autov3', result.autoV3],
+    ['hash-autov1', result.autoV1 ?? '– (file under 1 MiB + 64 KiB)'],
+    ['hash-data', result.dataSha256 ?? '–'],
+  ]) {
     $(id).textContent = value ?? '–';
   }
   const checks = $('hash-checks');
-  checks.replaceChildren(...result.checks.map((c) => {
-    const item = el('li', { className: c.match ? 'match' : 'mismatch', textContent: `${c.match ? '✓' : '✗'} ${c.key}: ${c.match ? 'matches' : `claims ${c.claimed}, the file has ${c.actual}`}` });
-    item.dataset.testid = 'hash-check';
-    return item;
-  }));
+  checks.replaceChildren(
+    ...result.checks.map((c) => {
+      const item = el('li', {
+        className: c.match ? 'match' : 'mismatch',
+        textContent: `${c.match ? '✓' : '✗'} ${c.key}: ${c.match ? 'matches' : `claims ${c.claimed}, the file has ${c.actual}`}`,
+      });
+      item.dataset.testid = 'hash-check';
+      return item;
+    }),
+  );
   if (result.checks.length === 0) checks.append(el('li', { textContent: 'The metadata claims no hash of this file.' }));
 }

@@ -5,7 +5,11 @@
 import { openSafetensors } from '../web/index.js';
 
 /** The card's fields and the metadata keys they edit (https://github.com/Stability-AI/ModelSpec). */
-const CARD_FIELDS = [['edit-title', 'modelspec.title'], ['edit-trigger', 'modelspec.trigger_phrase'], ['edit-description', 'modelspec.description']];
+const CARD_FIELDS = [
+  ['edit-title', 'modelspec.title'],
+  ['edit-trigger', 'modelspec.trigger_phrase'],
+  ['edit-description', 'modelspec.description'],
+];
 /** Values longer than this are kept as they are (or deleted), not put in a text box. */
 const LONG_VALUE = 10_000;
 
@@ -24,7 +28,10 @@ function row(key, value, added) {
     tr.dataset.long = 'true';
     cell.textContent = `(${value.length.toLocaleString('en')} characters, kept as they are)`;
   } else {
-    const text = Object.assign(document.createElement('textarea'), { value, rows: Math.min(4, value.split('\n').length) });
+    const text = Object.assign(document.createElement('textarea'), {
+      value,
+      rows: Math.min(4, value.split('\n').length),
+    });
     text.dataset.role = 'value';
     cell.append(text);
   }
@@ -46,7 +53,8 @@ function editedMetadata() {
     if (tr.classList.contains('deleted')) continue;
     const key = tr.querySelector('[data-role=key]').value;
     if (key === '') throw new Error('a new key has no name');
-    if (key in out || CARD_FIELDS.some(([, k]) => k === key)) throw new Error(`the key ${JSON.stringify(key)} is given twice`);
+    if (key in out || CARD_FIELDS.some(([, k]) => k === key))
+      throw new Error(`the key ${JSON.stringify(key)} is given twice`);
     out[key] = tr.dataset.long ? original[key] : tr.querySelector('[data-role=value]').value;
   }
   for (const [id, key] of CARD_FIELDS) {
@@ -65,7 +73,11 @@ function download(blob, name) {
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
-const baseName = (name) => name.replace(/\.safetensors$/i, '').split('/').pop() || 'model';
+const baseName = (name) =>
+  name
+    .replace(/\.safetensors$/i, '')
+    .split('/')
+    .pop() || 'model';
 
 async function saveEdited() {
   const status = $('edit-status');
@@ -88,7 +100,12 @@ async function saveF16() {
   button.disabled = true;
   try {
     const before = new Map(current.st.tensors.map((t) => [t.name, t.dtype]));
-    const blob = await current.st.convert({ to: 'F16', onProgress: (done, total) => { status.textContent = `Converting: ${Math.round((100 * done) / Math.max(total, 1))}%`; } });
+    const blob = await current.st.convert({
+      to: 'F16',
+      onProgress: (done, total) => {
+        status.textContent = `Converting: ${Math.round((100 * done) / Math.max(total, 1))}%`;
+      },
+    });
     const check = await openSafetensors(blob);
     const changed = check.tensors.filter((t) => before.get(t.name) !== t.dtype).length;
     download(blob, `${baseName(current.name)}-f16.safetensors`);

@@ -10,7 +10,8 @@ import { weightCodes } from '../tools/weight_codes.js';
 const tensors = [];
 let seed = 7;
 const count = (shape) => shape.reduce((a, b) => a * b, 1);
-const weights = (name, dtype, shape) => tensors.push({ name, dtype, shape, data: weightCodes(dtype, count(shape), seed++) });
+const weights = (name, dtype, shape) =>
+  tensors.push({ name, dtype, shape, data: weightCodes(dtype, count(shape), seed++) });
 const scalar = (name, dtype, typed) => tensors.push({ name, dtype, shape: [], data: new Uint8Array(typed.buffer) });
 
 for (let block = 0; block < 4; block++) {
@@ -22,7 +23,12 @@ for (let block = 0; block < 4; block++) {
 weights('lora_te_text_model_encoder_layers_0_mlp_fc1.lora_down.weight', 'BF16', [8, 768]);
 weights('lora_te_text_model_encoder_layers_0_mlp_fc1.lora_up.weight', 'BF16', [3072, 8]);
 scalar('lora_te_text_model_encoder_layers_0_mlp_fc1.alpha', 'F32', new Float32Array([4]));
-tensors.push({ name: 'training_step', dtype: 'I64', shape: [1], data: new Uint8Array(new BigInt64Array([1500n]).buffer) });
+tensors.push({
+  name: 'training_step',
+  dtype: 'I64',
+  shape: [1],
+  data: new Uint8Array(new BigInt64Array([1500n]).buffer),
+});
 
 // CRC-32 (ISO 3309, as PNG chunks use it), for the cover image below.
 function crc32(bytes) {
@@ -53,7 +59,12 @@ function coverPng(size = 64) {
     for (let x = 0; x < size; x++) rows.set([60 + 3 * x, 90 + 2 * y, 220 - 2 * x], y * (1 + 3 * size) + 1 + 3 * x);
   }
   const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return Buffer.concat([signature, chunk('IHDR', header), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    signature,
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(rows)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 const metadata = {
@@ -66,7 +77,7 @@ const metadata = {
   ss_num_epochs: '10',
   ss_output_name: 'safetensors-wasm-demo-sample',
   ss_training_comment: 'trigger word is wasm fox',
-  ss_tag_frequency: JSON.stringify({ '10_wasm fox': { 'wasm fox': 40, 'orange fur': 31, 'forest': 12 } }),
+  ss_tag_frequency: JSON.stringify({ '10_wasm fox': { 'wasm fox': 40, 'orange fur': 31, forest: 12 } }),
   ss_max_train_steps: '1500',
   ss_resolution: '(512, 512)',
   ssmd_display_name: 'Demo sample LoRA',

@@ -20,7 +20,8 @@ function cell(row, text) {
   return td;
 }
 
-const counts = (node) => `${node.tensors.toLocaleString('en')} tensor${node.tensors === 1 ? '' : 's'} · ${shortCount(node.parameters)} parameters · ${shortCount(node.bytes)}B`;
+const counts = (node) =>
+  `${node.tensors.toLocaleString('en')} tensor${node.tensors === 1 ? '' : 's'} · ${shortCount(node.parameters)} parameters · ${shortCount(node.bytes)}B`;
 
 /**
  * @param {HTMLElement} root the tree's container
@@ -35,7 +36,16 @@ export function showModuleTree(root, tree, tensors, decorate) {
     const head = table.createTHead().insertRow();
     // A sharded model's tensors say which shard holds them (their offsets are in that shard).
     const sharded = tensors[0]?.shard !== undefined;
-    for (const title of ['Name', 'Dtype', 'Shape', ...(sharded ? ['Shard'] : []), 'Offsets', 'Bytes', 'Values (after a scan)']) head.append(el('th', { textContent: title }));
+    for (const title of [
+      'Name',
+      'Dtype',
+      'Shape',
+      ...(sharded ? ['Shard'] : []),
+      'Offsets',
+      'Bytes',
+      'Values (after a scan)',
+    ])
+      head.append(el('th', { textContent: title }));
     const body = table.createTBody();
     const cut = node.path === '' ? 0 : node.path.length + 1; // "model.layers.0" + "." + the part shown
     for (const index of node.own) {
@@ -56,12 +66,18 @@ export function showModuleTree(root, tree, tensors, decorate) {
   // Fills a node's box with its child modules (closed, in natural order: layers_2 before
   // layers_10) and a table of its own tensors.
   function fill(box, node) {
-    for (const child of [...node.children].sort((a, b) => NATURAL.compare(a.name, b.name))) box.append(moduleBox(child));
+    for (const child of [...node.children].sort((a, b) => NATURAL.compare(a.name, b.name)))
+      box.append(moduleBox(child));
     if (node.own.length > 0) box.append(tensorTable(node));
   }
 
   function moduleBox(node) {
-    const summary = el('summary', {}, el('span', { className: 'module', textContent: node.name }), el('span', { className: 'counts', textContent: counts(node) }));
+    const summary = el(
+      'summary',
+      {},
+      el('span', { className: 'module', textContent: node.name }),
+      el('span', { className: 'counts', textContent: counts(node) }),
+    );
     const box = el('details', {}, summary);
     box.dataset.path = node.path;
     box.addEventListener('toggle', () => {
@@ -82,7 +98,11 @@ export function showModuleTree(root, tree, tensors, decorate) {
 export function expandAll(root, tensorCount) {
   if (tensorCount > EXPAND_ALL_LIMIT) return false;
   // Opening fills a box synchronously (toggle fires later, so fill through a click-free path).
-  for (let closed = root.querySelector('details:not([open])'); closed; closed = root.querySelector('details:not([open])')) {
+  for (
+    let closed = root.querySelector('details:not([open])');
+    closed;
+    closed = root.querySelector('details:not([open])')
+  ) {
     closed.open = true;
     closed.dispatchEvent(new Event('toggle'));
   }

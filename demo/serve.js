@@ -28,7 +28,10 @@ export function startDemoServer(port = 8080, host = '127.0.0.1', dirs = SERVED_D
     try {
       if (!allowed) throw Object.assign(new Error('not served'), { code: 'ENOENT' });
       const body = await readFile(join(ROOT, relative));
-      res.writeHead(200, { 'content-type': TYPES[extname(relative)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+      res.writeHead(200, {
+        'content-type': TYPES[extname(relative)] ?? 'application/octet-stream',
+        'cache-control': 'no-store',
+      });
       res.end(body);
     } catch {
       res.writeHead(404, { 'content-type': 'text/plain' });

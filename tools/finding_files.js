@@ -5,7 +5,8 @@ import { open, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { rawFile, writeSafetensors } from './write_safetensors.js';
 
-const u8Entry = (name, begin, end, extra = '') => `${JSON.stringify(name)}:{"dtype":"U8","shape":[${end - begin}],"data_offsets":[${begin},${end}]${extra}}`;
+const u8Entry = (name, begin, end, extra = '') =>
+  `${JSON.stringify(name)}:{"dtype":"U8","shape":[${end - begin}],"data_offsets":[${begin},${end}]${extra}}`;
 
 // Header text padded with spaces so that the data starts at a multiple of 8 (no HeaderNotPadded).
 function padded(headerText, data = 0) {
@@ -21,7 +22,10 @@ const HUGE = 2 ** 31 + 8;
  * scan / hash: the finding needs the data scan / hashing
  */
 function cases() {
-  const scalars = Array.from({ length: 1000 }, (_, i) => `"s${i}":{"dtype":"U8","shape":[],"data_offsets":[${i},${i + 1}]}`);
+  const scalars = Array.from(
+    { length: 1000 },
+    (_, i) => `"s${i}":{"dtype":"U8","shape":[],"data_offsets":[${i},${i + 1}]}`,
+  );
   const base = writeSafetensors([{ name: 'w', dtype: 'F32', shape: [2], data: f32(1, 2) }]);
   return {
     DuplicateTensorName: { file: padded(`{${u8Entry('w', 0, 2)},${u8Entry('w', 0, 1)}}`, 1) },
@@ -30,20 +34,37 @@ function cases() {
     MapDtype: { file: padded('{"a":{"dtype":{"U8":null},"shape":[1],"data_offsets":[0,1]}}', 1) },
     UnknownTensorField: { file: padded(`{${u8Entry('a', 0, 1, ',"note":"x"')}}`, 1) },
     HeaderNotPadded: { file: rawFile(`{${u8Entry('a', 0, 3)}}`, 3) },
-    MisalignedTensor: { file: padded(`{${u8Entry('a', 0, 1)},"w":{"dtype":"F32","shape":[1],"data_offsets":[1,5]}}`, 5) },
-    HugeTensor: { file: { header: padded(`{"big":{"dtype":"F16","shape":[${HUGE / 2}],"data_offsets":[0,${HUGE}]}}`), size: HUGE } },
+    MisalignedTensor: {
+      file: padded(`{${u8Entry('a', 0, 1)},"w":{"dtype":"F32","shape":[1],"data_offsets":[1,5]}}`, 5),
+    },
+    HugeTensor: {
+      file: { header: padded(`{"big":{"dtype":"F16","shape":[${HUGE / 2}],"data_offsets":[0,${HUGE}]}}`), size: HUGE },
+    },
     EmptyTensor: { file: padded(`{${u8Entry('a', 0, 1)},"e":{"dtype":"F32","shape":[4,0],"data_offsets":[1,1]}}`, 1) },
     ManyScalarTensors: { file: padded(`{${scalars.join(',')}}`, 1000) },
     UnlabeledIntegerWeights: { file: padded(`{"fc.weight":{"dtype":"I8","shape":[2,2],"data_offsets":[0,4]}}`, 4) },
     UnknownMetadataKey: { file: padded('{"__metadata__":{"format":"pt","my_notes":"hello"}}') },
     UnusualFormat: { file: padded('{"__metadata__":{"format":"pytorch"}}') },
-    LargeMetadataValue: { file: padded(`{"__metadata__":{"ssmd_cover_images":"[\\"iVBORw0KGgo${'A'.repeat(70000)}\\"]"}}`) },
+    LargeMetadataValue: {
+      file: padded(`{"__metadata__":{"ssmd_cover_images":"[\\"iVBORw0KGgo${'A'.repeat(70000)}\\"]"}}`),
+    },
     LeadingWhitespace: { file: padded('\n  {}') },
     OversizedHeader: { file: padded(`{}${' '.repeat(8192)}`) },
     MetadataIncompleteBuffer: { file: new Uint8Array([...base, 0x50, 0x4b, 3, 4]), loadable: false },
-    NonFiniteValues: { file: writeSafetensors([{ name: 'w', dtype: 'F32', shape: [3], data: f32(1, NaN, -Infinity) }]), scan: true },
-    AllZeroTensor: { file: writeSafetensors([{ name: 'b', dtype: 'F32', shape: [3], data: f32(0, -0, 0) }]), scan: true },
-    EmbeddedHashMismatch: { file: writeSafetensors([{ name: 'w', dtype: 'F32', shape: [2], data: f32(1, 2) }], { sshs_model_hash: '0'.repeat(64) }), hash: true },
+    NonFiniteValues: {
+      file: writeSafetensors([{ name: 'w', dtype: 'F32', shape: [3], data: f32(1, NaN, -Infinity) }]),
+      scan: true,
+    },
+    AllZeroTensor: {
+      file: writeSafetensors([{ name: 'b', dtype: 'F32', shape: [3], data: f32(0, -0, 0) }]),
+      scan: true,
+    },
+    EmbeddedHashMismatch: {
+      file: writeSafetensors([{ name: 'w', dtype: 'F32', shape: [2], data: f32(1, 2) }], {
+        sshs_model_hash: '0'.repeat(64),
+      }),
+      hash: true,
+    },
   };
 }
 

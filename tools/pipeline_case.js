@@ -19,7 +19,12 @@ export const PIPELINE_CONFIG = {
   vae: ['diffusers', 'AutoencoderKL'],
 };
 
-const tensor = (name, dtype, shape, bytesPer) => ({ name, dtype, shape, data: new Uint8Array(shape.reduce((a, b) => a * b, 1) * bytesPer).fill(1) });
+const tensor = (name, dtype, shape, bytesPer) => ({
+  name,
+  dtype,
+  shape,
+  data: new Uint8Array(shape.reduce((a, b) => a * b, 1) * bytesPer).fill(1),
+});
 
 /** The UNet's tensors (a few conv_in / down-block names, as a UNet2DConditionModel has). */
 export function unetTensors(dtype = 'F32') {
@@ -42,9 +47,12 @@ async function writeShardedEncoder(dir) {
   let total = 0;
   for (const [name, tensors] of shards) {
     await writeFile(join(dir, name), writeSafetensors(tensors, { format: 'pt' }));
-    for (const t of tensors) (weightMap[t.name] = name), (total += t.data.byteLength);
+    for (const t of tensors) ((weightMap[t.name] = name), (total += t.data.byteLength));
   }
-  await writeFile(join(dir, 'model.safetensors.index.json'), JSON.stringify({ metadata: { total_size: total }, weight_map: weightMap }, null, 2));
+  await writeFile(
+    join(dir, 'model.safetensors.index.json'),
+    JSON.stringify({ metadata: { total_size: total }, weight_map: weightMap }, null, 2),
+  );
 }
 
 /**
@@ -53,13 +61,21 @@ async function writeShardedEncoder(dir) {
  * @param {string | null} shardedDir a sharded model's folder (model.safetensors.index.json and shards) for the text encoder
  */
 export async function writePipelineCase(out, shardedDir = null) {
-  for (const folder of ['unet', 'text_encoder', 'vae', 'scheduler', 'tokenizer']) await mkdir(join(out, folder), { recursive: true });
+  for (const folder of ['unet', 'text_encoder', 'vae', 'scheduler', 'tokenizer'])
+    await mkdir(join(out, folder), { recursive: true });
   await writeFile(join(out, 'model_index.json'), JSON.stringify(PIPELINE_CONFIG, null, 2));
   await writeFile(join(out, 'unet', 'config.json'), '{"_class_name": "UNet2DConditionModel"}');
-  await writeFile(join(out, 'unet', 'diffusion_pytorch_model.safetensors'), writeSafetensors(unetTensors('F32'), { format: 'pt' }));
-  await writeFile(join(out, 'unet', 'diffusion_pytorch_model.fp16.safetensors'), writeSafetensors(unetTensors('F16'), { format: 'pt' }));
+  await writeFile(
+    join(out, 'unet', 'diffusion_pytorch_model.safetensors'),
+    writeSafetensors(unetTensors('F32'), { format: 'pt' }),
+  );
+  await writeFile(
+    join(out, 'unet', 'diffusion_pytorch_model.fp16.safetensors'),
+    writeSafetensors(unetTensors('F16'), { format: 'pt' }),
+  );
   if (shardedDir) {
-    for (const name of await readdir(shardedDir)) await copyFile(join(shardedDir, name), join(out, 'text_encoder', name));
+    for (const name of await readdir(shardedDir))
+      await copyFile(join(shardedDir, name), join(out, 'text_encoder', name));
   } else {
     await writeShardedEncoder(join(out, 'text_encoder'));
   }

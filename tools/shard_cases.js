@@ -14,16 +14,30 @@ const f32 = (...values) => new Uint8Array(new Float32Array(values).buffer);
  * changes the folder (shards: the shard file names in order).
  */
 const CASES = {
-  IndexTensorMissing: { index: (json) => { json.weight_map['model.not_there.weight'] = json.weight_map.float16_3; } },
-  UnindexedTensor: { index: (json) => { delete json.weight_map.int8_357; } },
+  IndexTensorMissing: {
+    index: (json) => {
+      json.weight_map['model.not_there.weight'] = json.weight_map.float16_3;
+    },
+  },
+  UnindexedTensor: {
+    index: (json) => {
+      delete json.weight_map.int8_357;
+    },
+  },
   TensorInSeveralShards: {
     // A seventh shard holding a tensor of its own and a copy of one from shard 2.
     async files(dir, shards, json) {
       const name = 'model-extra.safetensors';
-      await writeFile(join(dir, name), writeSafetensors([
-        { name: 'extra.weight', dtype: 'F32', shape: [2], data: f32(1, 2) },
-        { name: 'float32_357', dtype: 'F32', shape: [1], data: f32(3) },
-      ], { format: 'pt' }));
+      await writeFile(
+        join(dir, name),
+        writeSafetensors(
+          [
+            { name: 'extra.weight', dtype: 'F32', shape: [2], data: f32(1, 2) },
+            { name: 'float32_357', dtype: 'F32', shape: [1], data: f32(3) },
+          ],
+          { format: 'pt' },
+        ),
+      );
       json.weight_map['extra.weight'] = name;
       json.metadata.total_size += 8;
     },
@@ -44,7 +58,11 @@ const CASES = {
       json.weight_map['model.outside.weight'] = '../outside.safetensors';
     },
   },
-  IndexTotalSizeMismatch: { index: (json) => { json.metadata.total_size += 1000; } },
+  IndexTotalSizeMismatch: {
+    index: (json) => {
+      json.metadata.total_size += 1000;
+    },
+  },
   ShardNotReferenced: { files: (dir, shards) => copyFile(join(dir, shards[0]), join(dir, 'model-old.safetensors')) },
 };
 

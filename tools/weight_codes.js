@@ -5,9 +5,11 @@
 export function weightCodes(dtype, count, seed = 7) {
   let x = seed >>> 0 || 1;
   const next = () => {
-    x ^= x << 13; x >>>= 0;
+    x ^= x << 13;
+    x >>>= 0;
     x ^= x >>> 17;
-    x ^= x << 5; x >>>= 0;
+    x ^= x << 5;
+    x >>>= 0;
     return x;
   };
   if (dtype === 'F8_E4M3') {

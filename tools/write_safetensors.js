@@ -7,8 +7,30 @@
 // The reference's Dtype declaration order; the writer sorts by it, descending. Written
 // here independently of the core's dtype table on purpose: tests use this writer and this
 // list as an oracle for what the core reads.
-export const DTYPE_ORDER = ['BOOL', 'F4', 'F6_E2M3', 'F6_E3M2', 'U8', 'I8', 'F8_E5M2', 'F8_E4M3', 'F8_E8M0',
-  'F8_E4M3FNUZ', 'F8_E5M2FNUZ', 'I16', 'U16', 'F16', 'BF16', 'I32', 'U32', 'F32', 'C64', 'F64', 'I64', 'U64'];
+export const DTYPE_ORDER = [
+  'BOOL',
+  'F4',
+  'F6_E2M3',
+  'F6_E3M2',
+  'U8',
+  'I8',
+  'F8_E5M2',
+  'F8_E4M3',
+  'F8_E8M0',
+  'F8_E4M3FNUZ',
+  'F8_E5M2FNUZ',
+  'I16',
+  'U16',
+  'F16',
+  'BF16',
+  'I32',
+  'U32',
+  'F32',
+  'C64',
+  'F64',
+  'I64',
+  'U64',
+];
 
 const encoder = new TextEncoder();
 
@@ -45,7 +67,9 @@ export function writeSafetensors(tensors, metadata = null) {
   let offset = 0;
   for (const t of sorted) {
     const end = offset + t.data.byteLength;
-    parts.push(`${JSON.stringify(t.name)}:{"dtype":"${t.dtype}","shape":${JSON.stringify(t.shape)},"data_offsets":[${offset},${end}]}`);
+    parts.push(
+      `${JSON.stringify(t.name)}:{"dtype":"${t.dtype}","shape":${JSON.stringify(t.shape)},"data_offsets":[${offset},${end}]}`,
+    );
     offset = end;
   }
   let header = encoder.encode(`{${parts.join(',')}}`);
@@ -67,9 +91,11 @@ export function pseudoRandomBytes(length, seed = 1) {
   const out = new Uint8Array(length);
   let x = seed >>> 0 || 1;
   for (let i = 0; i < length; i++) {
-    x ^= x << 13; x >>>= 0;
+    x ^= x << 13;
+    x >>>= 0;
     x ^= x >>> 17;
-    x ^= x << 5; x >>>= 0;
+    x ^= x << 5;
+    x >>>= 0;
     out[i] = x & 0xff;
   }
   return out;

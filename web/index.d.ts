@@ -10,7 +10,14 @@ export * from './sharded/types.js';
 export * from './write/types.js';
 import type { InitOptions, SafetensorsError } from './core/types.js';
 import type { ReadOptions, SafetensorsFile, ValidateOptions, ValidationReport } from './file/types.js';
-import type { IndexOptions, IndexSource, PickedFiles, PipelineOptions, SafetensorsPipeline, ShardedModel } from './sharded/types.js';
+import type {
+  IndexOptions,
+  IndexSource,
+  PickedFiles,
+  PipelineOptions,
+  SafetensorsPipeline,
+  ShardedModel,
+} from './sharded/types.js';
 import type { ByteReader, SafetensorsSource } from './source/types.js';
 import type { DataScan } from './tensors/types.js';
 import type { TensorToWrite } from './write/types.js';
@@ -32,7 +39,10 @@ export function openSafetensors(source: ByteReader, options?: ReadOptions): Prom
 export function openSafetensors(source: SafetensorsSource, options?: ReadOptions): Promise<SafetensorsFile>;
 
 /** The reference verdict and findings; never throws for a bad file. With scanData, also the data scan. */
-export function validateSafetensors(source: SafetensorsSource, options: ValidateOptions & { scanData: true }): Promise<ValidationReport & { dataScan: DataScan | null }>;
+export function validateSafetensors(
+  source: SafetensorsSource,
+  options: ValidateOptions & { scanData: true },
+): Promise<ValidationReport & { dataScan: DataScan | null }>;
 export function validateSafetensors(source: ByteReader, options?: ValidateOptions): Promise<ValidationReport>;
 export function validateSafetensors(source: SafetensorsSource, options?: ValidateOptions): Promise<ValidationReport>;
 
@@ -68,7 +78,10 @@ export function serializeSafetensors(
  * it, each file name tried in turn), picked files (a folder pick), or a path in Node (the folder
  * or its model_index.json). Rejects with "InvalidIndex" only when model_index.json cannot be used.
  */
-export function openSafetensorsPipeline(source: string | URL | PickedFiles, options?: PipelineOptions): Promise<SafetensorsPipeline>;
+export function openSafetensorsPipeline(
+  source: string | URL | PickedFiles,
+  options?: PipelineOptions,
+): Promise<SafetensorsPipeline>;
 
 /** Whether a source is a diffusers pipeline (a model_index.json URL or path, or a folder or picked files holding one). */
 export function isPipelineSource(source: unknown): Promise<boolean>;

@@ -34,7 +34,9 @@ export async function openSafetensors(input, options = {}) {
  */
 export async function openSafetensorsIndex(source, options = {}) {
   // openShardedModel gives each shard its options.
-  return openShardedModel(source, checkOptions(options), (shard, shardOptions) => openFile(shard, /** @type {import('./index.js').ReadOptions} */ (shardOptions), false));
+  return openShardedModel(source, checkOptions(options), (shard, shardOptions) =>
+    openFile(shard, /** @type {import('./index.js').ReadOptions} */ (shardOptions), false),
+  );
 }
 
 /**

@@ -1,5 +1,14 @@
 // safetensors-wasm/worker: the read API of a SafetensorsFile, its work done in workers.
-import type { GetTensorOptions, GetTensorsOptions, HashOptions, HashResult, ModelCard, SafetensorsFile, StreamTensorOptions, TensorArray } from './index.js';
+import type {
+  GetTensorOptions,
+  GetTensorsOptions,
+  HashOptions,
+  HashResult,
+  ModelCard,
+  SafetensorsFile,
+  StreamTensorOptions,
+  TensorArray,
+} from './index.js';
 
 export interface WorkerOptions {
   /** Workers to start; each opens the file once, and requests go to the least busy. Default 1. */
@@ -11,7 +20,10 @@ export interface WorkerOptions {
 }
 
 /** A file opened in workers: the same fields and reads as SafetensorsFile; arrays arrive transferred. `into` is not available. */
-export interface WorkerFile extends Pick<SafetensorsFile, 'tensors' | 'metadata' | 'headerSize' | 'dataStart' | 'fileSize' | 'findings' | 'report'> {
+export interface WorkerFile extends Pick<
+  SafetensorsFile,
+  'tensors' | 'metadata' | 'headerSize' | 'dataStart' | 'fileSize' | 'findings' | 'report'
+> {
   getTensor(name: string, options?: Omit<GetTensorOptions<'native'>, 'into'>): Promise<TensorArray>;
   getTensor(name: string, options: Omit<GetTensorOptions<'float32'>, 'into'>): Promise<Float32Array>;
   getTensor(name: string, options: Omit<GetTensorOptions<'raw'>, 'into'>): Promise<Uint8Array>;
@@ -19,7 +31,10 @@ export interface WorkerFile extends Pick<SafetensorsFile, 'tensors' | 'metadata'
   /** Split over the workers by bytes, each reading its share in one pass. */
   getTensors(names?: string[], options?: GetTensorsOptions): Promise<Map<string, TensorArray>>;
   /** Pieces come transferred, each a fresh array (a few are sent ahead of your reading). */
-  streamTensor(name: string, options?: StreamTensorOptions): AsyncGenerator<{ offset: number; values: TensorArray }, void, undefined>;
+  streamTensor(
+    name: string,
+    options?: StreamTensorOptions,
+  ): AsyncGenerator<{ offset: number; values: TensorArray }, void, undefined>;
   describe(options?: { readAlpha?: boolean; signal?: AbortSignal }): Promise<ModelCard>;
   hash(options?: HashOptions): Promise<HashResult>;
   /** Stops the workers. */
@@ -32,4 +47,7 @@ export interface WorkerFile extends Pick<SafetensorsFile, 'tensors' | 'metadata'
  * Rejects as openSafetensors does (the SafetensorsError is rebuilt on this side, with its
  * report); "InitError" when a worker cannot start.
  */
-export function openInWorker(source: Blob | ArrayBuffer | Uint8Array | string | URL, options?: WorkerOptions): Promise<WorkerFile>;
+export function openInWorker(
+  source: Blob | ArrayBuffer | Uint8Array | string | URL,
+  options?: WorkerOptions,
+): Promise<WorkerFile>;

@@ -14,16 +14,21 @@ import { workerFile } from './worker/remote_file.js';
  */
 export async function openInWorker(source, options = {}) {
   const { concurrency = 1, signal, ...openOptions } = options;
-  if (!Number.isSafeInteger(concurrency) || concurrency < 1) throw new TypeError('options.concurrency must be a positive integer');
+  if (!Number.isSafeInteger(concurrency) || concurrency < 1)
+    throw new TypeError('options.concurrency must be a positive integer');
   if (openOptions.fetch !== undefined) throw new TypeError('options.fetch cannot cross to a worker');
   throwIfAborted(signal);
   const channels = await Promise.all(Array.from({ length: concurrency }, async () => new Channel(await spawn())));
-  const stop = () => { for (const channel of channels) channel.endpoint.stop(); };
+  const stop = () => {
+    for (const channel of channels) channel.endpoint.stop();
+  };
   let info;
   try {
     await Promise.all(channels.map((channel) => channel.ready));
     const plain = source instanceof URL ? source.href : source;
-    [info] = await Promise.all(channels.map((channel) => channel.request('open', { source: plain, options: openOptions }, { signal })));
+    [info] = await Promise.all(
+      channels.map((channel) => channel.request('open', { source: plain, options: openOptions }, { signal })),
+    );
   } catch (error) {
     stop();
     throw error;

@@ -16,27 +16,37 @@ const REAL = new URL('../../../shared/fixtures/real/kohya_lycoris_lokr_dim4_f16.
 
 async function compare(title, path, as, rounds) {
   const st = await openSafetensors(await openAsBlob(path));
-  const medians = await runAlternating({
-    'getTensors() (one pass)': () => st.getTensors(undefined, { as }),
-    'getTensor for each tensor': async () => {
-      const out = new Map();
-      for (const t of st.tensors) out.set(t.name, await st.getTensor(t.name, { as }));
-      return out;
+  const medians = await runAlternating(
+    {
+      'getTensors() (one pass)': () => st.getTensors(undefined, { as }),
+      'getTensor for each tensor': async () => {
+        const out = new Map();
+        for (const t of st.tensors) out.set(t.name, await st.getTensor(t.name, { as }));
+        return out;
+      },
     },
-  }, { rounds });
+    { rounds },
+  );
   console.log(`\n### ${title}\n`);
   console.log('| variant | median ms | time vs getTensors |');
   console.log('|---|---:|---:|');
   const base = Object.values(medians)[0];
-  for (const [name, ms] of Object.entries(medians)) console.log(`| ${name} | ${ms.toFixed(1)} | ${(ms / base).toFixed(2)}x |`);
+  for (const [name, ms] of Object.entries(medians))
+    console.log(`| ${name} | ${ms.toFixed(1)} | ${(ms / base).toFixed(2)}x |`);
 }
 
 const dir = await mkdtemp(join(tmpdir(), 'stw-batch-'));
 try {
-  if (existsSync(REAL)) await compare('The kohya LoKr: 1,750 tensors, 403 KB of F16, native', REAL.pathname, 'native', 15);
+  if (existsSync(REAL))
+    await compare('The kohya LoKr: 1,750 tensors, 403 KB of F16, native', REAL.pathname, 'native', 15);
   else console.log('\n(the kohya fixture is absent: ../shared/fixtures/real; its comparison is skipped)');
   const count = 8 << 20;
-  const tensors = Array.from({ length: 8 }, (_, k) => ({ name: `layer.${k}.weight`, dtype: 'F16', shape: [count], data: weightCodes('F16', count, k + 1) }));
+  const tensors = Array.from({ length: 8 }, (_, k) => ({
+    name: `layer.${k}.weight`,
+    dtype: 'F16',
+    shape: [count],
+    data: weightCodes('F16', count, k + 1),
+  }));
   const path = join(dir, 'large.safetensors');
   await writeFile(path, writeSafetensors(tensors, { format: 'pt' }));
   await compare('8 large tensors: 8 x 8M F16 (128 MiB) to float32', path, 'float32', 7);

@@ -24,19 +24,27 @@ try {
   await page.setInputFiles('input', path);
   const { bytes, userAgent, medians } = await page.evaluate(([r, w]) => window.runBench(r, w), [ROUNDS, WARMUP]);
   const chromiumVersion = userAgent.match(/Chrome\/([\d.]+)/)?.[1] ?? userAgent;
-  console.log(`\nChromium ${chromiumVersion} (headless, Debian); ${COUNT.toLocaleString('en')} F16 values (${bytes / 2 ** 20} MiB) in a file picked through <input type=file>; ${ROUNDS} rounds after ${WARMUP} warm-up rounds, the variants in a new order each round; medians.`);
+  console.log(
+    `\nChromium ${chromiumVersion} (headless, Debian); ${COUNT.toLocaleString('en')} F16 values (${bytes / 2 ** 20} MiB) in a file picked through <input type=file>; ${ROUNDS} rounds after ${WARMUP} warm-up rounds, the variants in a new order each round; medians.`,
+  );
   const baseline = 'plain JS: slice().arrayBuffer() + 64K lookup table';
   const ours = 'getTensor (Blob stream → wasm SIMD → Float32Array)';
   console.log('\n### F16 → Float32Array from a picked File (Chromium)\n');
   console.log('| variant | median ms | time vs plain JS | MB/s of F16 input |\n|---|---:|---:|---:|');
   for (const [name, ms] of Object.entries(medians)) {
-    console.log(`| ${name} | ${ms.toFixed(1)} | ${(ms / medians[baseline]).toFixed(2)}x | ${(bytes / 1e6 / (ms / 1000)).toFixed(0)} |`);
+    console.log(
+      `| ${name} | ${ms.toFixed(1)} | ${(ms / medians[baseline]).toFixed(2)}x | ${(bytes / 1e6 / (ms / 1000)).toFixed(0)} |`,
+    );
   }
   const readRate = medians['read only: slice().stream()'];
   const reused = 'getTensor into a reused Float32Array';
-  console.log(`\ngetTensor is ${(medians[baseline] / medians[ours]).toFixed(2)}x as fast as the plain JS way; its throughput is ${(readRate / medians[ours]).toFixed(2)}x the raw stream read rate (aim >= 0.9x), ${(readRate / medians[reused]).toFixed(2)}x when filling a reused array.`);
+  console.log(
+    `\ngetTensor is ${(medians[baseline] / medians[ours]).toFixed(2)}x as fast as the plain JS way; its throughput is ${(readRate / medians[ours]).toFixed(2)}x the raw stream read rate (aim >= 0.9x), ${(readRate / medians[reused]).toFixed(2)}x when filling a reused array.`,
+  );
   const streamed = medians['streamTensor (pieces in one reused array)'];
-  console.log(`streamTensor runs at ${(readRate / streamed).toFixed(2)}x the raw stream read rate of the same bytes (aim >= 0.9x).`);
+  console.log(
+    `streamTensor runs at ${(readRate / streamed).toFixed(2)}x the raw stream read rate of the same bytes (aim >= 0.9x).`,
+  );
   const f16 = Object.keys(medians).find((k) => k.startsWith('native Float16Array'));
   if (f16) console.log(`Against native Float16Array: ${(medians[f16] / medians[ours]).toFixed(2)}x as fast.`);
 
@@ -46,9 +54,13 @@ try {
   console.log('\n### Data scan of the same file (Chromium)\n');
   console.log('| variant | median ms | time vs plain JS | MB/s of F16 input |\n|---|---:|---:|---:|');
   for (const [name, ms] of Object.entries(scan.medians)) {
-    console.log(`| ${name} | ${ms.toFixed(1)} | ${(ms / scan.medians[plainScan]).toFixed(2)}x | ${(scan.bytes / 1e6 / (ms / 1000)).toFixed(0)} |`);
+    console.log(
+      `| ${name} | ${ms.toFixed(1)} | ${(ms / scan.medians[plainScan]).toFixed(2)}x | ${(scan.bytes / 1e6 / (ms / 1000)).toFixed(0)} |`,
+    );
   }
-  console.log(`\nThe scan is ${(scan.medians[plainScan] / scan.medians[ourScan]).toFixed(2)}x as fast as plain JS, at ${(scan.medians['read only: slice().stream()'] / scan.medians[ourScan]).toFixed(2)}x the raw stream read rate.`);
+  console.log(
+    `\nThe scan is ${(scan.medians[plainScan] / scan.medians[ourScan]).toFixed(2)}x as fast as plain JS, at ${(scan.medians['read only: slice().stream()'] / scan.medians[ourScan]).toFixed(2)}x the raw stream read rate.`,
+  );
 } finally {
   await browser.close();
   server.close();

@@ -18,7 +18,8 @@ const browser = await launchChromium();
 try {
   const path = join(dir, 'model.safetensors');
   const tensors = [{ name: 'big', dtype: 'F16', shape: [32 << 20], data: weightCodes('F16', 32 << 20, 1) }];
-  for (let k = 0; k < 4; k++) tensors.push({ name: `p${k}`, dtype: 'F16', shape: [8 << 20], data: weightCodes('F16', 8 << 20, k + 2) });
+  for (let k = 0; k < 4; k++)
+    tensors.push({ name: `p${k}`, dtype: 'F16', shape: [8 << 20], data: weightCodes('F16', 8 << 20, k + 2) });
   await writeFile(path, writeSafetensors(tensors, { format: 'pt' }));
   const page = await browser.newPage();
   page.on('pageerror', (e) => console.error('page error:', e));
@@ -26,11 +27,20 @@ try {
   await page.waitForFunction(() => document.body.dataset.ready === '1');
   await page.setInputFiles('input', path);
   const results = await page.evaluate(([r, w]) => window.runWorkerBench(r, w), [ROUNDS, WARMUP]);
-  console.log(`\nChromium (headless), ${cpus().length} cores; a 128 MiB F16 file picked through <input type=file>; ${ROUNDS} alternating rounds after ${WARMUP} warm-up rounds; medians.`);
+  console.log(
+    `\nChromium (headless), ${cpus().length} cores; a 128 MiB F16 file picked through <input type=file>; ${ROUNDS} alternating rounds after ${WARMUP} warm-up rounds; medians.`,
+  );
   console.log('\n### Main-thread blocking and worker pools (Chromium)\n');
-  console.log('| variant | median ms | long tasks (> 50 ms) | blocking ms (sum over 50 ms) | longest task ms |\n|---|---:|---:|---:|---:|');
-  for (const [name, r] of Object.entries(results)) console.log(`| ${name} | ${r.ms.toFixed(1)} | ${r.longTasks} | ${r.blocking.toFixed(0)} | ${r.longest.toFixed(0)} |`);
-  const pool = results['openInWorker, 1 worker: getTensors of 4 x 16 MiB'].ms / results['openInWorker, 2 workers: getTensors of 4 x 16 MiB'].ms;
+  console.log(
+    '| variant | median ms | long tasks (> 50 ms) | blocking ms (sum over 50 ms) | longest task ms |\n|---|---:|---:|---:|---:|',
+  );
+  for (const [name, r] of Object.entries(results))
+    console.log(
+      `| ${name} | ${r.ms.toFixed(1)} | ${r.longTasks} | ${r.blocking.toFixed(0)} | ${r.longest.toFixed(0)} |`,
+    );
+  const pool =
+    results['openInWorker, 1 worker: getTensors of 4 x 16 MiB'].ms /
+    results['openInWorker, 2 workers: getTensors of 4 x 16 MiB'].ms;
   console.log(`\nTwo workers decode the four tensors ${pool.toFixed(2)}x as fast as one.`);
 } finally {
   await browser.close();

@@ -16,7 +16,9 @@ for (let i = 0; i < COUNT; i++) {
   seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
   weights[i] = i % 97 === 0 ? 0 : ((seed / 2 ** 32 - 0.5) * 0.08) / (1 + (seed % 13));
 }
-const file = writeSafetensors([{ name: 'w', dtype: 'F32', shape: [COUNT], data: new Uint8Array(weights.buffer) }], { format: 'pt' });
+const file = writeSafetensors([{ name: 'w', dtype: 'F32', shape: [COUNT], data: new Uint8Array(weights.buffer) }], {
+  format: 'pt',
+});
 const st = await openSafetensors(file);
 const [begin, end] = st.tensors[0].dataOffsets.map((o) => o + st.dataStart);
 
@@ -52,14 +54,17 @@ for (let i = 0; i < oursData.byteLength; i++) {
 }
 
 const copyTarget = new Uint8Array(2 * COUNT);
-const medians = await runAlternating({
-  'st.convert({ to: "F16" }) → Blob (wasm SIMD, 1 MiB chunks)': () => st.convert({ to: 'F16' }),
-  'plain JS: integer round-to-nearest-even into a Uint16Array → Blob': plainJs,
-  'copy of the output size (32 MiB, TypedArray.set) → Blob': () => {
-    copyTarget.set(file.subarray(begin, begin + 2 * COUNT));
-    return new Blob([header, copyTarget]);
+const medians = await runAlternating(
+  {
+    'st.convert({ to: "F16" }) → Blob (wasm SIMD, 1 MiB chunks)': () => st.convert({ to: 'F16' }),
+    'plain JS: integer round-to-nearest-even into a Uint16Array → Blob': plainJs,
+    'copy of the output size (32 MiB, TypedArray.set) → Blob': () => {
+      copyTarget.set(file.subarray(begin, begin + 2 * COUNT));
+      return new Blob([header, copyTarget]);
+    },
   },
-}, { rounds: 9 });
+  { rounds: 9 },
+);
 
 console.log(`\n### F32 → F16 on write (${COUNT.toLocaleString('en')} values, 64 MiB in, from memory)\n`);
 console.log('| variant | median ms | time vs st.convert | M values/s |');

@@ -62,9 +62,17 @@ try {
     'read only: slice().arrayBuffer()': () => blob.slice(begin, end).arrayBuffer(),
     'read only: slice().stream()': streamRead,
   });
-  console.log(`Node ${process.version}; ${COUNT.toLocaleString('en')} F16 values (${(end - begin) / 2 ** 20} MiB) in a file opened with fs.openAsBlob; ${ROUNDS} alternating rounds after ${WARMUP} warm-up rounds; medians.`);
-  table('F16 → Float32Array from a file-backed Blob (Node)', medians, 'plain JS: slice().arrayBuffer() + 64K lookup table');
-  const speedup = medians['plain JS: slice().arrayBuffer() + 64K lookup table'] / medians['getTensor (Blob stream → wasm SIMD → Float32Array)'];
+  console.log(
+    `Node ${process.version}; ${COUNT.toLocaleString('en')} F16 values (${(end - begin) / 2 ** 20} MiB) in a file opened with fs.openAsBlob; ${ROUNDS} alternating rounds after ${WARMUP} warm-up rounds; medians.`,
+  );
+  table(
+    'F16 → Float32Array from a file-backed Blob (Node)',
+    medians,
+    'plain JS: slice().arrayBuffer() + 64K lookup table',
+  );
+  const speedup =
+    medians['plain JS: slice().arrayBuffer() + 64K lookup table'] /
+    medians['getTensor (Blob stream → wasm SIMD → Float32Array)'];
   console.log(`\ngetTensor is ${speedup.toFixed(2)}x as fast as the plain JS way (requirement >= 1.25x, aim 2x).`);
 
   // 2. Conversion rates from memory (no I/O), beside a memcpy of the output size.
@@ -74,7 +82,10 @@ try {
   const memory = {};
   for (const dtype of ['F16', 'BF16', 'F8_E4M3']) memory[dtype] = await openSafetensors(singleTensorFile(dtype, COUNT));
   const rates = await runAlternating({
-    'memcpy of the output size (Float32Array.set)': async () => { dst.set(src); return dst; },
+    'memcpy of the output size (Float32Array.set)': async () => {
+      dst.set(src);
+      return dst;
+    },
     'memcpy into a new array (new Float32Array(src))': async () => new Float32Array(src),
     'getTensor F16 → float32': () => memory.F16.getTensor('w'),
     'getTensor BF16 → float32': () => memory.BF16.getTensor('w'),
@@ -82,8 +93,12 @@ try {
     'getTensor BF16 → float32 into a reused array': () => memory.BF16.getTensor('w', { into: dst }),
     'getTensor F8_E4M3 → float32 into a reused array': () => memory.F8_E4M3.getTensor('w', { into: dst }),
   });
-  table(`Conversion from memory, ${COUNT.toLocaleString('en')} values (${outBytes / 2 ** 20} MiB of float32 out)`, rates,
-    'memcpy of the output size (Float32Array.set)', (ms) => (ms === null ? 'x' : (outBytes / 1e9 / (ms / 1000)).toFixed(2)));
+  table(
+    `Conversion from memory, ${COUNT.toLocaleString('en')} values (${outBytes / 2 ** 20} MiB of float32 out)`,
+    rates,
+    'memcpy of the output size (Float32Array.set)',
+    (ms) => (ms === null ? 'x' : (outBytes / 1e9 / (ms / 1000)).toFixed(2)),
+  );
 } finally {
   await rm(dir, { recursive: true, force: true });
 }

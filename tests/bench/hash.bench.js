@@ -39,22 +39,35 @@ try {
   const st = await openSafetensors(handle);
   const expected = createHash('sha256').update(file).digest('hex');
   const check = await st.hash({ tensors: true });
-  if (check.sha256 !== expected || check.dataSha256 !== createHash('sha256').update(file.subarray(st.dataStart)).digest('hex')) {
+  if (
+    check.sha256 !== expected ||
+    check.dataSha256 !== createHash('sha256').update(file.subarray(st.dataStart)).digest('hex')
+  ) {
     throw new Error('st.hash() disagrees with node:crypto');
   }
   const dataPart = file.subarray(st.dataStart);
-  const medians = await runAlternating({
-    'hash-wasm, file in memory (one SHA-256)': () => hashWasm(file),
-    'hash-wasm, file and data in memory, one thread (two SHA-256)': async () => [await hashWasm(file), await hashWasm(dataPart)],
-    'st.hash({ data: false }): file only': () => st.hash({ data: false }),
-    'st.hash(): file and data': () => st.hash(),
-    'st.hash({ tensors: true }): file, data and each tensor': () => st.hash({ tensors: true }),
-  }, { rounds: ROUNDS, warmup: 1 });
+  const medians = await runAlternating(
+    {
+      'hash-wasm, file in memory (one SHA-256)': () => hashWasm(file),
+      'hash-wasm, file and data in memory, one thread (two SHA-256)': async () => [
+        await hashWasm(file),
+        await hashWasm(dataPart),
+      ],
+      'st.hash({ data: false }): file only': () => st.hash({ data: false }),
+      'st.hash(): file and data': () => st.hash(),
+      'st.hash({ tensors: true }): file, data and each tensor': () => st.hash({ tensors: true }),
+    },
+    { rounds: ROUNDS, warmup: 1 },
+  );
   const base = medians['hash-wasm, file in memory (one SHA-256)'];
-  console.log(`\n### Hashing a ${(file.byteLength / 2 ** 20).toFixed(0)} MiB file (${availableParallelism()} cores; median of ${ROUNDS} rounds)\n`);
+  console.log(
+    `\n### Hashing a ${(file.byteLength / 2 ** 20).toFixed(0)} MiB file (${availableParallelism()} cores; median of ${ROUNDS} rounds)\n`,
+  );
   console.log('| variant | median ms | time vs hash-wasm in memory | MB/s |\n|---|---:|---:|---:|');
   for (const [name, ms] of Object.entries(medians)) {
-    console.log(`| ${name} | ${ms.toFixed(0)} | ${(ms / base).toFixed(2)}x | ${(file.byteLength / 1e6 / (ms / 1000)).toFixed(0)} |`);
+    console.log(
+      `| ${name} | ${ms.toFixed(0)} | ${(ms / base).toFixed(2)}x | ${(file.byteLength / 1e6 / (ms / 1000)).toFixed(0)} |`,
+    );
   }
 } finally {
   await handle.close();

@@ -21,16 +21,23 @@ function makeHeader() {
   for (let i = 0; entries.length < TENSORS; i++) {
     const layer = `model.layers.${i}`;
     const kinds = [
-      [`${layer}.self_attn.q_proj.weight`, 'BF16', [4096, 4096], 2], [`${layer}.self_attn.k_proj.weight`, 'BF16', [1024, 4096], 2],
-      [`${layer}.self_attn.v_proj.weight`, 'BF16', [1024, 4096], 2], [`${layer}.self_attn.o_proj.weight`, 'BF16', [4096, 4096], 2],
-      [`${layer}.mlp.gate_proj.weight`, 'BF16', [14336, 4096], 2], [`${layer}.mlp.up_proj.weight`, 'BF16', [14336, 4096], 2],
-      [`${layer}.mlp.down_proj.weight`, 'BF16', [4096, 14336], 2], [`${layer}.input_layernorm.weight`, 'F32', [4096], 4],
-      [`${layer}.post_attention_layernorm.weight`, 'F32', [4096], 4], [`${layer}.self_attn.rotary_emb.inv_freq`, 'F32', [64], 4],
+      [`${layer}.self_attn.q_proj.weight`, 'BF16', [4096, 4096], 2],
+      [`${layer}.self_attn.k_proj.weight`, 'BF16', [1024, 4096], 2],
+      [`${layer}.self_attn.v_proj.weight`, 'BF16', [1024, 4096], 2],
+      [`${layer}.self_attn.o_proj.weight`, 'BF16', [4096, 4096], 2],
+      [`${layer}.mlp.gate_proj.weight`, 'BF16', [14336, 4096], 2],
+      [`${layer}.mlp.up_proj.weight`, 'BF16', [14336, 4096], 2],
+      [`${layer}.mlp.down_proj.weight`, 'BF16', [4096, 14336], 2],
+      [`${layer}.input_layernorm.weight`, 'F32', [4096], 4],
+      [`${layer}.post_attention_layernorm.weight`, 'F32', [4096], 4],
+      [`${layer}.self_attn.rotary_emb.inv_freq`, 'F32', [64], 4],
     ];
     for (const [name, dtype, shape, size] of kinds) {
       if (entries.length === TENSORS) break;
       const bytes = shape.reduce((a, b) => a * b, 1) * size;
-      entries.push(`${JSON.stringify(name)}:{"dtype":"${dtype}","shape":${JSON.stringify(shape)},"data_offsets":[${offset},${offset + bytes}]}`);
+      entries.push(
+        `${JSON.stringify(name)}:{"dtype":"${dtype}","shape":${JSON.stringify(shape)},"data_offsets":[${offset},${offset + bytes}]}`,
+      );
       offset += bytes;
     }
   }
@@ -66,7 +73,8 @@ if (process.env.COMPARE_WITH) {
   const other = await import(pathToFileURL(resolve(process.env.COMPARE_WITH, 'web/index.js')).href);
   await other.initSafetensors();
   variants[`openSafetensors of ${process.env.COMPARE_WITH}`] = async () => other.openSafetensors(source);
-  variants[`openSafetensors + describe() of ${process.env.COMPARE_WITH}`] = async () => (await other.openSafetensors(source)).describe();
+  variants[`openSafetensors + describe() of ${process.env.COMPARE_WITH}`] = async () =>
+    (await other.openSafetensors(source)).describe();
 }
 
 await initSafetensors();
@@ -99,8 +107,12 @@ for (let round = 0; round < ROUNDS; round++) {
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const baseline = median(times['TextDecoder + JSON.parse']);
-console.log(`Header: ${TENSORS.toLocaleString('en')} tensors, ${header.byteLength.toLocaleString('en')} bytes; file size ${fileSize.toLocaleString('en')} bytes (data never read).`);
-console.log(`Node ${process.version}, ${ROUNDS} rounds after 5 warm-up rounds, the variants in a new order each round, medians.\n`);
+console.log(
+  `Header: ${TENSORS.toLocaleString('en')} tensors, ${header.byteLength.toLocaleString('en')} bytes; file size ${fileSize.toLocaleString('en')} bytes (data never read).`,
+);
+console.log(
+  `Node ${process.version}, ${ROUNDS} rounds after 5 warm-up rounds, the variants in a new order each round, medians.\n`,
+);
 console.log('| variant | median ms | vs JSON.parse |');
 console.log('|---|---:|---:|');
 for (const [name, xs] of Object.entries(times)) {
@@ -110,11 +122,20 @@ for (const [name, xs] of Object.entries(times)) {
 const opened = median(times['openSafetensors (parse + validate + objects)']);
 const described = median(times['openSafetensors + describe()']);
 // Per round as well: the two ran side by side, so their ratio drifts less with the machine.
-const paired = median(times['openSafetensors + describe()'].map((t, i) => t / times['openSafetensors (parse + validate + objects)'][i]));
+const paired = median(
+  times['openSafetensors + describe()'].map((t, i) => t / times['openSafetensors (parse + validate + objects)'][i]),
+);
 // The lower quartiles: each variant's rounds split into those a garbage collection fell into
 // and those it did not (about half and half here), and the median can land on either side.
 const quartile = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 4)];
-const lowerQuartiles = quartile(times['openSafetensors + describe()']) / quartile(times['openSafetensors (parse + validate + objects)']);
-console.log(`\nopenSafetensors + describe() takes ${(described / opened).toFixed(2)}x the time of openSafetensors (+${(100 * (described / opened - 1)).toFixed(0)}%); median of the per-round ratios ${paired.toFixed(2)}x; lower quartiles ${lowerQuartiles.toFixed(2)}x.`);
-console.log(`describe() alone, of a file just opened: ${median(describeOnly).toFixed(2)} ms = ${(100 * median(describeOnly) / opened).toFixed(0)}% of openSafetensors.`);
-console.log(`Then the first read of card.modules (the module tree, built then): ${median(treeOnly).toFixed(2)} ms = ${(100 * median(treeOnly) / opened).toFixed(0)}% of openSafetensors.`);
+const lowerQuartiles =
+  quartile(times['openSafetensors + describe()']) / quartile(times['openSafetensors (parse + validate + objects)']);
+console.log(
+  `\nopenSafetensors + describe() takes ${(described / opened).toFixed(2)}x the time of openSafetensors (+${(100 * (described / opened - 1)).toFixed(0)}%); median of the per-round ratios ${paired.toFixed(2)}x; lower quartiles ${lowerQuartiles.toFixed(2)}x.`,
+);
+console.log(
+  `describe() alone, of a file just opened: ${median(describeOnly).toFixed(2)} ms = ${((100 * median(describeOnly)) / opened).toFixed(0)}% of openSafetensors.`,
+);
+console.log(
+  `Then the first read of card.modules (the module tree, built then): ${median(treeOnly).toFixed(2)} ms = ${((100 * median(treeOnly)) / opened).toFixed(0)}% of openSafetensors.`,
+);

@@ -26,7 +26,9 @@ function headerOf(tensors) {
   let at = 0;
   const entries = ['"__metadata__":{"format":"pt"}'];
   for (const t of tensors) {
-    entries.push(`${JSON.stringify(t.name)}:{"dtype":"${t.dtype}","shape":${JSON.stringify(t.shape)},"data_offsets":[${at},${at + t.bytes}]}`);
+    entries.push(
+      `${JSON.stringify(t.name)}:{"dtype":"${t.dtype}","shape":${JSON.stringify(t.shape)},"data_offsets":[${at},${at + t.bytes}]}`,
+    );
     at += t.bytes;
   }
   let text = `{${entries.join(',')}}`;
@@ -47,18 +49,27 @@ function llama405b() {
   const list = [{ name: 'model.embed_tokens.weight', shape: [128256, hidden] }];
   for (let l = 0; l < 126; l++) {
     const p = `model.layers.${l}`;
-    list.push({ name: `${p}.input_layernorm.weight`, shape: [hidden] }, { name: `${p}.post_attention_layernorm.weight`, shape: [hidden] },
-      { name: `${p}.self_attn.q_proj.weight`, shape: [hidden, hidden] }, { name: `${p}.self_attn.k_proj.weight`, shape: [1024, hidden] },
-      { name: `${p}.self_attn.v_proj.weight`, shape: [1024, hidden] }, { name: `${p}.self_attn.o_proj.weight`, shape: [hidden, hidden] },
-      { name: `${p}.mlp.gate_proj.weight`, shape: [ffn, hidden] }, { name: `${p}.mlp.up_proj.weight`, shape: [ffn, hidden] },
-      { name: `${p}.mlp.down_proj.weight`, shape: [hidden, ffn] });
+    list.push(
+      { name: `${p}.input_layernorm.weight`, shape: [hidden] },
+      { name: `${p}.post_attention_layernorm.weight`, shape: [hidden] },
+      { name: `${p}.self_attn.q_proj.weight`, shape: [hidden, hidden] },
+      { name: `${p}.self_attn.k_proj.weight`, shape: [1024, hidden] },
+      { name: `${p}.self_attn.v_proj.weight`, shape: [1024, hidden] },
+      { name: `${p}.self_attn.o_proj.weight`, shape: [hidden, hidden] },
+      { name: `${p}.mlp.gate_proj.weight`, shape: [ffn, hidden] },
+      { name: `${p}.mlp.up_proj.weight`, shape: [ffn, hidden] },
+      { name: `${p}.mlp.down_proj.weight`, shape: [hidden, ffn] },
+    );
   }
   list.push({ name: 'model.norm.weight', shape: [hidden] }, { name: 'lm_head.weight', shape: [128256, hidden] });
   const tensors = list.map((t) => ({ ...t, dtype: 'BF16', bytes: t.shape.reduce((a, b) => a * b, 1) * 2 }));
   const files = new Map();
   const weightMap = {};
   for (let s = 0; s < SHARDS; s++) {
-    const mine = tensors.slice(Math.floor((s * tensors.length) / SHARDS), Math.floor(((s + 1) * tensors.length) / SHARDS));
+    const mine = tensors.slice(
+      Math.floor((s * tensors.length) / SHARDS),
+      Math.floor(((s + 1) * tensors.length) / SHARDS),
+    );
     files.set(`/m/${shardName(s)}`, headerOf(mine));
     for (const t of mine) weightMap[t.name] = shardName(s);
   }
@@ -80,7 +91,8 @@ async function serve(model) {
     }
     const file = model.files.get(path);
     if (!file) return res.writeHead(404).end();
-    if (req.method === 'HEAD') return res.writeHead(200, { 'Content-Length': file.size, 'Accept-Ranges': 'bytes' }).end();
+    if (req.method === 'HEAD')
+      return res.writeHead(200, { 'Content-Length': file.size, 'Accept-Ranges': 'bytes' }).end();
     const m = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
     if (!m) return res.writeHead(416).end();
     const start = Number(m[1]);
@@ -88,11 +100,21 @@ async function serve(model) {
     const body = new Uint8Array(end - start + 1);
     if (start < file.head.byteLength) body.set(file.head.subarray(start, Math.min(end + 1, file.head.byteLength)));
     stats.bytes += body.byteLength;
-    res.writeHead(206, { 'Content-Range': `bytes ${start}-${end}/${file.size}`, 'Content-Length': body.byteLength }).end(body);
+    res
+      .writeHead(206, { 'Content-Range': `bytes ${start}-${end}/${file.size}`, 'Content-Length': body.byteLength })
+      .end(body);
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
-  return { stats, url: (p) => `http://127.0.0.1:${port}${p}`, close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(resolve); }) };
+  return {
+    stats,
+    url: (p) => `http://127.0.0.1:${port}${p}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(resolve);
+      }),
+  };
 }
 
 /** The four-requests-per-file scheme, 8 shards at a time as well: HEAD, bytes=0-0, the prefix, the header. */
@@ -122,7 +144,8 @@ async function benchShards() {
   const indexUrl = server.url('/m/model.safetensors.index.json');
   const variants = {
     'openSafetensorsIndex (first reads sized from the index)': async () => openSafetensorsIndex(indexUrl),
-    'openSafetensorsIndex with firstRead 256 KiB per shard': async () => openSafetensorsIndex(indexUrl, { firstRead: 256 << 10 }),
+    'openSafetensorsIndex with firstRead 256 KiB per shard': async () =>
+      openSafetensorsIndex(indexUrl, { firstRead: 256 << 10 }),
     'four requests per file (HEAD, 1 byte, prefix, header), JSON.parse': async () => fourRequestsPerFile(indexUrl),
   };
   const rows = Object.fromEntries(Object.keys(variants).map((k) => [k, { ms: [], requests: 0, bytes: 0 }]));
@@ -141,12 +164,16 @@ async function benchShards() {
     }
   }
   await server.close();
-  console.log(`### ${SHARDS} shards over loopback HTTP (${model.tensors.toLocaleString('en')} tensors, ${(model.totalSize / 1e9).toFixed(0)} GB of BF16 data, never read)\n`);
+  console.log(
+    `### ${SHARDS} shards over loopback HTTP (${model.tensors.toLocaleString('en')} tensors, ${(model.totalSize / 1e9).toFixed(0)} GB of BF16 data, never read)\n`,
+  );
   console.log('| variant | requests | bytes received | median ms | vs ours |');
   console.log('|---|---:|---:|---:|---:|');
   const ours = median(rows[Object.keys(variants)[0]].ms);
   for (const [name, r] of Object.entries(rows)) {
-    console.log(`| ${name} | ${r.requests} | ${r.bytes.toLocaleString('en')} | ${median(r.ms).toFixed(0)} | ${(median(r.ms) / ours).toFixed(2)}x |`);
+    console.log(
+      `| ${name} | ${r.requests} | ${r.bytes.toLocaleString('en')} | ${median(r.ms).toFixed(0)} | ${(median(r.ms) / ours).toFixed(2)}x |`,
+    );
   }
 }
 
@@ -156,13 +183,19 @@ async function benchBigIndex() {
   const SHARD_COUNT = 100;
   const per = N / SHARD_COUNT;
   const big = (s) => `model-${String(s + 1).padStart(5, '0')}-of-${String(SHARD_COUNT).padStart(5, '0')}.safetensors`;
-  const names = Array.from({ length: N }, (_, i) => `model.layers.${Math.floor(i / 2000)}.mlp.experts.${Math.floor(i / 8) % 250}.${['gate', 'up', 'down', 'gate_scale', 'up_scale', 'down_scale', 'gate_zero', 'up_zero'][i % 8]}.weight`);
+  const names = Array.from(
+    { length: N },
+    (_, i) =>
+      `model.layers.${Math.floor(i / 2000)}.mlp.experts.${Math.floor(i / 8) % 250}.${['gate', 'up', 'down', 'gate_scale', 'up_scale', 'down_scale', 'gate_zero', 'up_zero'][i % 8]}.weight`,
+  );
   const weightMap = {};
   for (let i = 0; i < N; i++) weightMap[names[i]] = big(Math.floor(i / per));
   const text = JSON.stringify({ metadata: { total_size: N * 8 }, weight_map: weightMap }, null, 2);
   const shards = new Map();
   for (let s = 0; s < SHARD_COUNT; s++) {
-    const { head } = headerOf(names.slice(s * per, (s + 1) * per).map((name) => ({ name, dtype: 'F32', shape: [2], bytes: 8 })));
+    const { head } = headerOf(
+      names.slice(s * per, (s + 1) * per).map((name) => ({ name, dtype: 'F32', shape: [2], bytes: 8 })),
+    );
     const file = new Uint8Array(head.byteLength + per * 8);
     file.set(head);
     shards.set(big(s), file);
@@ -172,7 +205,9 @@ async function benchBigIndex() {
   if (opened.tensors.length !== N || opened.findings.length) throw new Error('500,000-entry model is wrong');
   const shardTensors = opened.shards.map((s) => ({ name: s.name, tensors: s.tensors }));
   const other = process.env.COMPARE_WITH;
-  const otherOpen = other ? (await import(pathToFileURL(resolvePath(other, 'web/index.js')).href)).openSafetensorsIndex : null;
+  const otherOpen = other
+    ? (await import(pathToFileURL(resolvePath(other, 'web/index.js')).href)).openSafetensorsIndex
+    : null;
   const times = { json: [], index: [], viaJson: [], open: [], other: [] };
   const timed = async (key, fn) => {
     const start = performance.now();
@@ -191,14 +226,17 @@ async function benchBigIndex() {
     for (const [key, ms] of results) times[key].push(ms);
   }
   const base = median(times.json);
-  console.log(`\n### A ${N.toLocaleString('en')}-entry index (${(text.length / 1e6).toFixed(1)} MB, ${SHARD_COUNT} shards of ${per.toLocaleString('en')} tensors, from memory)\n`);
+  console.log(
+    `\n### A ${N.toLocaleString('en')}-entry index (${(text.length / 1e6).toFixed(1)} MB, ${SHARD_COUNT} shards of ${per.toLocaleString('en')} tensors, from memory)\n`,
+  );
   console.log('| step | median ms | vs JSON.parse |');
   console.log('|---|---:|---:|');
   console.log(`| JSON.parse of the index text (the floor) | ${base.toFixed(0)} | 1.00x |`);
-  const row = (what, key) => console.log(`| ${what} | ${median(times[key]).toFixed(0)} | ${(median(times[key]) / base).toFixed(2)}x |`);
-  row('the index read (web/sharded/index_scan.js) and checked against the shards\' tensor lists', 'index');
+  const row = (what, key) =>
+    console.log(`| ${what} | ${median(times[key]).toFixed(0)} | ${(median(times[key]) / base).toFixed(2)}x |`);
+  row("the index read (web/sharded/index_scan.js) and checked against the shards' tensor lists", 'index');
   row('the same with the index read by JSON.parse (the path for escaped names)', 'viaJson');
-  row('openSafetensorsIndex: that plus every shard\'s header (500,000 tensors)', 'open');
+  row("openSafetensorsIndex: that plus every shard's header (500,000 tensors)", 'open');
   if (otherOpen) row(`openSafetensorsIndex of ${other}`, 'other');
 }
 

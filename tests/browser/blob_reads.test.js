@@ -15,8 +15,20 @@ import { layoutFile } from '../js/fixtures.js';
 const HALF = (4 << 20) + 4097;
 const TENSORS = [
   { name: 'half', dtype: 'F16', shape: [HALF], data: pseudoRandomBytes(2 * HALF, 21), gap: 3 },
-  { name: 'brain', dtype: 'BF16', shape: [3 * BLOB_READ_BYTES / 2 + 11], data: pseudoRandomBytes(3 * BLOB_READ_BYTES + 22, 22), gap: 1 },
-  { name: 'ints', dtype: 'I32', shape: [BLOB_READ_BYTES / 4 + 3], data: pseudoRandomBytes(BLOB_READ_BYTES + 12, 23), gap: 5 },
+  {
+    name: 'brain',
+    dtype: 'BF16',
+    shape: [(3 * BLOB_READ_BYTES) / 2 + 11],
+    data: pseudoRandomBytes(3 * BLOB_READ_BYTES + 22, 22),
+    gap: 1,
+  },
+  {
+    name: 'ints',
+    dtype: 'I32',
+    shape: [BLOB_READ_BYTES / 4 + 3],
+    data: pseudoRandomBytes(BLOB_READ_BYTES + 12, 23),
+    gap: 5,
+  },
 ];
 const FILE = layoutFile(TENSORS);
 

@@ -30,7 +30,8 @@ const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'applic
 
 function serve(root) {
   const server = createServer(async (req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(/^\/+/, '') || 'index.html';
+    const path =
+      normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(/^\/+/, '') || 'index.html';
     try {
       if (path.includes('..')) throw new Error('outside');
       const body = await readFile(join(root, path));
@@ -40,14 +41,21 @@ function serve(root) {
       res.writeHead(404).end();
     }
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${server.address().port}/` })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${server.address().port}/` })),
+  );
 }
 
 /** webpack 5 in production mode, no configuration beyond entry and output; its stats. */
 async function webpackBuild(context, outDir) {
   const { default: webpack } = await import('webpack');
   const stats = await new Promise((resolve, reject) => {
-    const compiler = webpack({ context, entry: './main.js', mode: 'production', output: { path: outDir, clean: true } });
+    const compiler = webpack({
+      context,
+      entry: './main.js',
+      mode: 'production',
+      output: { path: outDir, clean: true },
+    });
     compiler.run((error, result) => compiler.close(() => (error ? reject(error) : resolve(result))));
   });
   await copyFile(join(context, 'index.html'), join(outDir, 'index.html'));
@@ -66,7 +74,17 @@ async function runApp(root, work) {
     await page.goto(url);
     await page.waitForFunction(() => document.body.dataset.state === 'ready');
     const path = join(work, 'pick.safetensors');
-    await writeFile(path, writeSafetensors([{ name: 'layer.weight', dtype: 'BF16', shape: [4], data: new Uint8Array(new Uint16Array([0x3f80, 0xc040, 0x0000, 0x7f80]).buffer) }]));
+    await writeFile(
+      path,
+      writeSafetensors([
+        {
+          name: 'layer.weight',
+          dtype: 'BF16',
+          shape: [4],
+          data: new Uint8Array(new Uint16Array([0x3f80, 0xc040, 0x0000, 0x7f80]).buffer),
+        },
+      ]),
+    );
     await page.setInputFiles('#file', path);
     await page.waitForFunction(() => document.body.dataset.state === 'done');
     return { shown: await page.textContent('#out'), errors };
@@ -77,8 +95,18 @@ async function runApp(root, work) {
 }
 
 // Opening and decoding on the page fetch one .wasm (the core); describe() fetches the card's.
-const EXPECTED = { name: 'layer.weight', here: [1, -3, 0, null], there: [1, -3, 0, null], transferred: 16, workerName: 'layer.weight', pool: [1, -3, 0, null],
-  parameters: 4, remoteParameters: 4, wasmBeforeCard: 1, wasmAfterCard: 2 };
+const EXPECTED = {
+  name: 'layer.weight',
+  here: [1, -3, 0, null],
+  there: [1, -3, 0, null],
+  transferred: 16,
+  workerName: 'layer.weight',
+  pool: [1, -3, 0, null],
+  parameters: 4,
+  remoteParameters: 4,
+  wasmBeforeCard: 1,
+  wasmAfterCard: 2,
+};
 
 async function filesUnder(dir) {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
@@ -89,15 +117,22 @@ describe('the packed package in a consumer app', () => {
   const ctx = {};
   beforeAll(async () => {
     ctx.work = await mkdtemp(join(tmpdir(), 'stw-bundle-'));
-    const packed = JSON.parse((await run('npm', ['pack', '--json', '--pack-destination', ctx.work], { cwd: ROOT })).stdout);
+    const packed = JSON.parse(
+      (await run('npm', ['pack', '--json', '--pack-destination', ctx.work], { cwd: ROOT })).stdout,
+    );
     ctx.packed = packed[0];
     ctx.app = join(ctx.work, 'app');
     await mkdir(ctx.app);
     for (const name of await readdir(APP)) await copyFile(join(APP, name), join(ctx.app, name));
-    await writeFile(join(ctx.app, 'package.json'), JSON.stringify({
-      name: 'consumer', private: true, type: 'module',
-      dependencies: { 'safetensors-wasm': `file:${join(ctx.work, ctx.packed.filename)}` },
-    }));
+    await writeFile(
+      join(ctx.app, 'package.json'),
+      JSON.stringify({
+        name: 'consumer',
+        private: true,
+        type: 'module',
+        dependencies: { 'safetensors-wasm': `file:${join(ctx.work, ctx.packed.filename)}` },
+      }),
+    );
     await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: ctx.app });
     const { build } = await import('vite');
     await build({ root: ctx.app, logLevel: 'error', build: { outDir: join(ctx.app, 'dist'), emptyOutDir: true } });
@@ -109,7 +144,10 @@ describe('the packed package in a consumer app', () => {
 
   test('the tarball holds runtime files only', () => {
     const paths = ctx.packed.files.map((f) => f.path).sort();
-    for (const path of paths) expect(path, path).toMatch(/^(README\.md|package\.json|LICENSE|web\/([a-z]+\/)?[a-z0-9_]+\.(js|d\.ts)|web\/wasm\/safetensors_(core|card)\.(js|wasm))$/);
+    for (const path of paths)
+      expect(path, path).toMatch(
+        /^(README\.md|package\.json|LICENSE|web\/([a-z]+\/)?[a-z0-9_]+\.(js|d\.ts)|web\/wasm\/safetensors_(core|card)\.(js|wasm))$/,
+      );
     expect(paths).toContain('web/worker/worker_host.js');
     expect(paths).toContain('web/wasm/safetensors_core.wasm');
     expect(paths).toContain('web/wasm/safetensors_card.wasm');
@@ -123,15 +161,22 @@ describe('the packed package in a consumer app', () => {
       const st = await openSafetensors(file);
       console.log(JSON.stringify(Array.from(await st.getTensor('w', { as: 'float32' }))));`;
     await writeFile(join(ctx.app, 'node_check.mjs'), script);
-    const file = writeSafetensors([{ name: 'w', dtype: 'F16', shape: [3], data: new Uint8Array(new Uint16Array([0x3c00, 0xc000, 0x3800]).buffer) }]);
-    const { stdout } = await run(process.execPath, ['node_check.mjs', JSON.stringify(Array.from(file))], { cwd: ctx.app });
+    const file = writeSafetensors([
+      { name: 'w', dtype: 'F16', shape: [3], data: new Uint8Array(new Uint16Array([0x3c00, 0xc000, 0x3800]).buffer) },
+    ]);
+    const { stdout } = await run(process.execPath, ['node_check.mjs', JSON.stringify(Array.from(file))], {
+      cwd: ctx.app,
+    });
     expect(JSON.parse(stdout)).toEqual([1, -2, 0.5]);
   });
 
   test('built by Vite with no configuration, it runs in Chromium, on the page and in a module worker', async () => {
     const dist = join(ctx.app, 'dist');
     const emitted = (await filesUnder(dist)).map((p) => p.slice(dist.length + 1));
-    expect(emitted.some((p) => p.endsWith('.wasm')), emitted.join(', ')).toBe(true);
+    expect(
+      emitted.some((p) => p.endsWith('.wasm')),
+      emitted.join(', '),
+    ).toBe(true);
     const { shown, errors } = await runApp(dist, ctx.work);
     expect(shown.startsWith('error'), shown).toBe(false);
     expect(JSON.parse(shown)).toEqual(EXPECTED);
@@ -141,7 +186,9 @@ describe('the packed package in a consumer app', () => {
   test('built by webpack 5 with no configuration: no error or warning about the package, and the same in Chromium', async () => {
     expect(ctx.webpack.errors).toEqual([]);
     // webpack's only remark is its generic asset-size hint about the wasm.
-    expect(ctx.webpack.warnings.filter((w) => !w.startsWith('asset size limit') && !w.startsWith('entrypoint size limit'))).toEqual([]);
+    expect(
+      ctx.webpack.warnings.filter((w) => !w.startsWith('asset size limit') && !w.startsWith('entrypoint size limit')),
+    ).toEqual([]);
     const { shown, errors } = await runApp(join(ctx.app, 'dist-webpack'), ctx.work);
     expect(shown.startsWith('error'), shown).toBe(false);
     expect(JSON.parse(shown)).toEqual(EXPECTED);
@@ -160,9 +207,18 @@ describe('the packed package in a consumer app', () => {
     const entry = Object.keys(sizes).find((p) => p.endsWith('.js') && html.includes(p));
     const wasm = Object.keys(sizes).find((p) => /safetensors_core[^/]*\.wasm$/.test(p));
     const page = sizes[entry] + sizes[wasm];
-    console.log(`page download, gzipped: ${page} bytes (${entry} ${sizes[entry]}, ${wasm} ${sizes[wasm]}); every chunk:`, sizes);
-    expect(page, `the entry chunk and the core's wasm are ${page} bytes gzipped: ${JSON.stringify(sizes)}`).toBeLessThanOrEqual(BUDGET_BYTES);
+    console.log(
+      `page download, gzipped: ${page} bytes (${entry} ${sizes[entry]}, ${wasm} ${sizes[wasm]}); every chunk:`,
+      sizes,
+    );
+    expect(
+      page,
+      `the entry chunk and the core's wasm are ${page} bytes gzipped: ${JSON.stringify(sizes)}`,
+    ).toBeLessThanOrEqual(BUDGET_BYTES);
     // The card's module is an asset of its own, fetched by describe() (see EXPECTED).
-    expect(Object.keys(sizes).some((p) => /safetensors_card[^/]*\.wasm$/.test(p)), JSON.stringify(sizes)).toBe(true);
+    expect(
+      Object.keys(sizes).some((p) => /safetensors_card[^/]*\.wasm$/.test(p)),
+      JSON.stringify(sizes),
+    ).toBe(true);
   });
 });

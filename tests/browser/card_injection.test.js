@@ -17,10 +17,15 @@ const PAYLOADS = [
   '<a href="javascript:window.pwned=4">click</a>',
   '<iframe srcdoc="<script>parent.pwned=5</script>"></iframe>',
 ];
-const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="window.pwned=6"><rect/></svg>').toString('base64');
+const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="window.pwned=6"><rect/></svg>').toString(
+  'base64',
+);
 const html = Buffer.from('<script>window.pwned=7</script>').toString('base64');
 // A PNG signature followed by HTML: passes the magic-number check, and must still only ever be an <img>.
-const pngThenHtml = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('<script>window.pwned=8</script>')]).toString('base64');
+const pngThenHtml = Buffer.concat([
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+  Buffer.from('<script>window.pwned=8</script>'),
+]).toString('base64');
 
 function hostileFile() {
   const [p0, p1, p2, p3, p4] = PAYLOADS;
@@ -44,7 +49,12 @@ function hostileFile() {
     sshs_model_hash: p1,
     [p0]: p1,
   };
-  const tensors = PAYLOADS.map((p, i) => ({ name: `${p}.lora_down.weight`, dtype: 'F16', shape: [2, 2], data: pseudoRandomBytes(8, i + 1) }));
+  const tensors = PAYLOADS.map((p, i) => ({
+    name: `${p}.lora_down.weight`,
+    dtype: 'F16',
+    shape: [2, 2],
+    data: pseudoRandomBytes(8, i + 1),
+  }));
   return writeSafetensors(tensors, metadata);
 }
 
@@ -52,7 +62,10 @@ const demo = demoBrowser('stw-inject-');
 
 async function pickInDemo(path) {
   const { page, errors } = await openDemo(demo);
-  page.on('dialog', (d) => { errors.push(new Error(`dialog: ${d.message()}`)); d.dismiss(); });
+  page.on('dialog', (d) => {
+    errors.push(new Error(`dialog: ${d.message()}`));
+    d.dismiss();
+  });
   await pickFile(page, path);
   return { page, errors };
 }
@@ -65,7 +78,10 @@ describe('demo card in Chromium', () => {
     expect(await page.textContent('[data-testid=verdict]')).toBe('loadable');
     expect(await page.textContent('[data-testid=card-title]')).toBe(PAYLOADS[0]);
     const words = await page.$$eval('[data-testid=trigger-word]', (b) => b.map((x) => x.textContent));
-    expect(words.some((w) => w.includes(PAYLOADS[4])), JSON.stringify(words)).toBe(true);
+    expect(
+      words.some((w) => w.includes(PAYLOADS[4])),
+      JSON.stringify(words),
+    ).toBe(true);
     await page.click('[data-testid=expand-all]');
     await page.hover('[data-testid=card-family]');
     for (const button of await page.$$('[data-testid=trigger-word]')) await button.hover();
@@ -106,7 +122,9 @@ describe('demo card in Chromium', () => {
     await page.waitForFunction(() => document.body.dataset.state === 'done', null, { timeout: 60_000 });
     const dataStart = 8 + Number(Buffer.from(file.buffer).readBigUInt64LE(0));
     expect(await page.textContent('[data-testid=hash-sha256]')).toBe(createHash('sha256').update(file).digest('hex'));
-    expect(await page.textContent('[data-testid=hash-data]')).toBe(createHash('sha256').update(file.subarray(dataStart)).digest('hex'));
+    expect(await page.textContent('[data-testid=hash-data]')).toBe(
+      createHash('sha256').update(file.subarray(dataStart)).digest('hex'),
+    );
     expect(errors).toEqual([]);
     await page.close();
   }, 90_000);

@@ -9,7 +9,25 @@ import { DTYPE_ORDER, pseudoRandomBytes } from '../../tools/write_safetensors.js
 import { layoutFile } from '../js/fixtures.js';
 
 // One tensor of every dtype, odd sizes so that later tensors sit at odd offsets.
-const BITS = { BOOL: 8, F4: 4, F6_E2M3: 6, F6_E3M2: 6, U8: 8, I8: 8, I16: 16, U16: 16, F16: 16, BF16: 16, I32: 32, U32: 32, F32: 32, C64: 64, F64: 64, I64: 64, U64: 64 };
+const BITS = {
+  BOOL: 8,
+  F4: 4,
+  F6_E2M3: 6,
+  F6_E3M2: 6,
+  U8: 8,
+  I8: 8,
+  I16: 16,
+  U16: 16,
+  F16: 16,
+  BF16: 16,
+  I32: 32,
+  U32: 32,
+  F32: 32,
+  C64: 64,
+  F64: 64,
+  I64: 64,
+  U64: 64,
+};
 const TENSORS = DTYPE_ORDER.map((dtype, i) => {
   const elements = dtype.startsWith('F6') ? 4 * 37 : dtype === 'F4' ? 2 * 1001 : 4099;
   const bytes = (elements * (BITS[dtype] ?? 8)) / 8;
@@ -19,7 +37,9 @@ const FILE = layoutFile(TENSORS);
 
 // Arrays as JSON-safe lists: numbers keep -0 and NaN apart as strings, BigInts as strings.
 function plain(array) {
-  return Array.from(array, (v) => (typeof v === 'bigint' ? `${v}n` : Object.is(v, -0) ? '-0' : Number.isNaN(v) ? 'NaN' : v));
+  return Array.from(array, (v) =>
+    typeof v === 'bigint' ? `${v}n` : Object.is(v, -0) ? '-0' : Number.isNaN(v) ? 'NaN' : v,
+  );
 }
 
 const demo = demoBrowser('stw-browser-decode-', ['web', 'demo']);
@@ -47,7 +67,10 @@ describe('getTensor in Chromium', () => {
     const st = await openSafetensors(FILE);
     for (const { name } of TENSORS) {
       const native = await st.getTensor(name);
-      const float32 = await st.getTensor(name, { as: 'float32' }).then((a) => plain(a), (e) => `${e.name}:${e.code}`);
+      const float32 = await st.getTensor(name, { as: 'float32' }).then(
+        (a) => plain(a),
+        (e) => `${e.name}:${e.code}`,
+      );
       expect(inPage[name].type, name).toBe(native.constructor.name);
       expect(inPage[name].native, name).toEqual(plain(native));
       expect(inPage[name].float32, name).toEqual(float32);

@@ -38,8 +38,12 @@ describe('demo page in Chromium', () => {
     expect(await page.textContent('[data-testid=findings]')).toBe('Nothing to report.');
     await page.click('[data-testid=scan-button]');
     await page.waitForFunction(() => document.body.dataset.state === 'done');
-    expect(await page.textContent('[data-testid=scan-status]')).toMatch(/: 0 tensor\(s\) with NaN or infinities, 0 all-zero\.$/);
-    expect(new Set(await page.$$eval('[data-testid=scan-cell]', (tds) => tds.map((td) => td.textContent)))).toEqual(new Set(['ok']));
+    expect(await page.textContent('[data-testid=scan-status]')).toMatch(
+      /: 0 tensor\(s\) with NaN or infinities, 0 all-zero\.$/,
+    );
+    expect(new Set(await page.$$eval('[data-testid=scan-cell]', (tds) => tds.map((td) => td.textContent)))).toEqual(
+      new Set(['ok']),
+    );
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -72,8 +76,13 @@ describe('demo page in Chromium', () => {
         return slice.apply(this, args);
       };
     });
-    for (const [path, verdict] of [[good, 'loadable'], [bad, 'not loadable: MetadataIncompleteBuffer']]) {
-      await page.evaluate(() => { window.sliceCalls = 0; });
+    for (const [path, verdict] of [
+      [good, 'loadable'],
+      [bad, 'not loadable: MetadataIncompleteBuffer'],
+    ]) {
+      await page.evaluate(() => {
+        window.sliceCalls = 0;
+      });
       const shown = await pick(page, path);
       expect(shown.verdict).toBe(verdict);
       expect(shown.count).toBe('1');
@@ -83,17 +92,27 @@ describe('demo page in Chromium', () => {
     await page.close();
   });
 
-  test('the sample\'s model card: title, kind, family, parameters, trigger words, cover image; hashes on request', async () => {
+  test("the sample's model card: title, kind, family, parameters, trigger words, cover image; hashes on request", async () => {
     const { page, errors } = await openDemo();
     expect(await page.textContent('[data-testid=card-title]')).toBe('Demo sample LoRA');
-    expect(await page.textContent('[data-testid=card-kind]')).toBe('adapter: LoRA (kohya, networks.lora), rank 8, alpha 4, on text_encoder, unet');
+    expect(await page.textContent('[data-testid=card-kind]')).toBe(
+      'adapter: LoRA (kohya, networks.lora), rank 8, alpha 4, on text_encoder, unet',
+    );
     expect(await page.textContent('[data-testid=card-family]')).toBe('Stable Diffusion 1.x (sd1)');
     expect(await page.getAttribute('[data-testid=card-family]', 'title')).toContain('ss_base_model_version');
-    expect(await page.textContent('[data-testid=card-parameters]')).toMatch(/^51,206 \(51\.2K; BF16 30,720, F16 20,484/);
+    expect(await page.textContent('[data-testid=card-parameters]')).toMatch(
+      /^51,206 \(51\.2K; BF16 30,720, F16 20,484/,
+    );
     expect(await page.$$eval('[data-testid=trigger-word]', (b) => b.map((x) => x.textContent))).toEqual(['wasm fox']);
-    const image = await page.$eval('[data-testid=card-image]', (img) => ({ src: img.src.slice(0, 22), width: img.naturalWidth, hidden: img.hidden }));
+    const image = await page.$eval('[data-testid=card-image]', (img) => ({
+      src: img.src.slice(0, 22),
+      width: img.naturalWidth,
+      hidden: img.hidden,
+    }));
     expect(image).toEqual({ src: 'data:image/png;base64,', width: 64, hidden: false });
-    expect(await page.$$eval('#card a', (links) => links.map((a) => a.href))).toEqual(['https://github.com/huggingface/safetensors']);
+    expect(await page.$$eval('#card a', (links) => links.map((a) => a.href))).toEqual([
+      'https://github.com/huggingface/safetensors',
+    ]);
     await page.click('[data-testid=hash-button]');
     await page.waitForFunction(() => document.body.dataset.state === 'done');
     const sample = readFileSync(SAMPLE);
@@ -102,31 +121,48 @@ describe('demo page in Chromium', () => {
     expect(await page.textContent('[data-testid=hash-autov2]')).toBe(sha256(sample).slice(0, 10));
     expect(await page.textContent('[data-testid=hash-autov3]')).toBe(sha256(sample.subarray(dataStart)).slice(0, 12));
     // The tree: two top-level modules, opened on demand.
-    expect(await page.$$eval('[data-testid=module-tree] > details > summary .module', (s) => s.map((x) => x.textContent))).toEqual(['lora_te_text_model_encoder_layers_0_mlp_fc1', 'lora_unet']);
+    expect(
+      await page.$$eval('[data-testid=module-tree] > details > summary .module', (s) => s.map((x) => x.textContent)),
+    ).toEqual(['lora_te_text_model_encoder_layers_0_mlp_fc1', 'lora_unet']);
     expect(errors).toEqual([]);
     await page.close();
   });
 
-  test.skipIf(!HAVE_REAL)('a picked real file (kohya LoKr, 1750 tensors): its card, a short tree, and its sshs_model_hash checked', async () => {
-    const { page, errors } = await openDemo();
-    const shown = await pick(page, join(REAL_DIR, 'kohya_lycoris_lokr_dim4_f16.safetensors'));
-    expect(shown.count).toBe('1750');
-    expect(shown.verdict).toBe('loadable');
-    expect(await page.textContent('[data-testid=card-kind]')).toContain('LoKr');
-    expect((await page.$$eval('[data-testid=trigger-word]', (b) => b.map((x) => x.textContent)))[0]).toBe('smart falcon \\(umamusume\\)');
-    expect(await page.$$eval('[data-testid=module-tree] details', (d) => d.length)).toBe(2);
-    expect(await page.$$eval('[data-testid=module-tree] tr', (r) => r.length)).toBe(0);
-    await page.click('[data-testid=module-tree] > details:first-child > summary');
-    // <details> fires its toggle event (which builds the box) as a task of its own: wait for it.
-    await page.waitForSelector('[data-testid=module-tree] > details:first-child > details');
-    const names = await page.$$eval('[data-testid=module-tree] > details:first-child > details > summary .module', (s) => s.map((x) => x.textContent));
-    expect(names.slice(0, 3)).toEqual(['text_model_encoder_layers_0', 'text_model_encoder_layers_1', 'text_model_encoder_layers_2']);
-    await page.click('[data-testid=hash-button]');
-    await page.waitForFunction(() => document.body.dataset.state === 'done');
-    expect(await page.$$eval('[data-testid=hash-check]', (li) => li.map((x) => x.textContent))).toEqual(['✓ sshs_model_hash: matches', '✓ sshs_legacy_hash: matches']);
-    expect(errors).toEqual([]);
-    await page.close();
-  });
+  test.skipIf(!HAVE_REAL)(
+    'a picked real file (kohya LoKr, 1750 tensors): its card, a short tree, and its sshs_model_hash checked',
+    async () => {
+      const { page, errors } = await openDemo();
+      const shown = await pick(page, join(REAL_DIR, 'kohya_lycoris_lokr_dim4_f16.safetensors'));
+      expect(shown.count).toBe('1750');
+      expect(shown.verdict).toBe('loadable');
+      expect(await page.textContent('[data-testid=card-kind]')).toContain('LoKr');
+      expect((await page.$$eval('[data-testid=trigger-word]', (b) => b.map((x) => x.textContent)))[0]).toBe(
+        'smart falcon \\(umamusume\\)',
+      );
+      expect(await page.$$eval('[data-testid=module-tree] details', (d) => d.length)).toBe(2);
+      expect(await page.$$eval('[data-testid=module-tree] tr', (r) => r.length)).toBe(0);
+      await page.click('[data-testid=module-tree] > details:first-child > summary');
+      // <details> fires its toggle event (which builds the box) as a task of its own: wait for it.
+      await page.waitForSelector('[data-testid=module-tree] > details:first-child > details');
+      const names = await page.$$eval(
+        '[data-testid=module-tree] > details:first-child > details > summary .module',
+        (s) => s.map((x) => x.textContent),
+      );
+      expect(names.slice(0, 3)).toEqual([
+        'text_model_encoder_layers_0',
+        'text_model_encoder_layers_1',
+        'text_model_encoder_layers_2',
+      ]);
+      await page.click('[data-testid=hash-button]');
+      await page.waitForFunction(() => document.body.dataset.state === 'done');
+      expect(await page.$$eval('[data-testid=hash-check]', (li) => li.map((x) => x.textContent))).toEqual([
+        '✓ sshs_model_hash: matches',
+        '✓ sshs_legacy_hash: matches',
+      ]);
+      expect(errors).toEqual([]);
+      await page.close();
+    },
+  );
 
   test('every finding shows in the findings list on the file crafted for it; scan findings after a scan', async () => {
     const cases = await writeFindingFiles(demo.dir);
@@ -138,7 +174,10 @@ describe('demo page in Chromium', () => {
         expect(shown.findings, c.code).not.toContain(c.code);
         await page.click('[data-testid=hash-button]');
         await page.waitForFunction(() => document.body.dataset.state === 'done');
-        expect(await page.$$eval('[data-testid=findings] li', (items) => items.map((li) => li.dataset.code ?? '')), c.code).toContain(c.code);
+        expect(
+          await page.$$eval('[data-testid=findings] li', (items) => items.map((li) => li.dataset.code ?? '')),
+          c.code,
+        ).toContain(c.code);
         expect(await page.$$eval('[data-testid=hash-check]', (li) => li.map((x) => x.className))).toEqual(['mismatch']);
         continue;
       }
@@ -151,7 +190,9 @@ describe('demo page in Chromium', () => {
       await page.waitForFunction(() => document.body.dataset.state === 'done');
       const after = await page.$$eval('[data-testid=findings] li', (items) => items.map((li) => li.dataset.code ?? ''));
       expect(after, c.code).toContain(c.code);
-      expect(await page.textContent('[data-testid=scan-status]')).toMatch(/^Scanned 12 B in \d+ ms: [01] tensor\(s\) with NaN or infinities, [01] all-zero\.$/);
+      expect(await page.textContent('[data-testid=scan-status]')).toMatch(
+        /^Scanned 12 B in \d+ ms: [01] tensor\(s\) with NaN or infinities, [01] all-zero\.$/,
+      );
       const cells = await page.$$eval('[data-testid=scan-cell]', (tds) => tds.map((td) => td.textContent));
       expect(cells).toEqual([c.code === 'NonFiniteValues' ? '1 NaN, 1 −inf' : 'all zero']);
     }
@@ -162,13 +203,19 @@ describe('demo page in Chromium', () => {
   test('clicking a tensor previews its first values, decoded in the page', async () => {
     const values = new Float32Array([1.5, -2, 3, 0.25, 5, 6]);
     const path = join(demo.dir, 'preview.safetensors');
-    await writeFile(path, writeSafetensors([
-      { name: 'm', dtype: 'F32', shape: [3, 2], data: new Uint8Array(values.buffer) },
-      { name: 'h', dtype: 'F16', shape: [], data: new Uint8Array([0x00, 0x3c]) },
-    ]));
+    await writeFile(
+      path,
+      writeSafetensors([
+        { name: 'm', dtype: 'F32', shape: [3, 2], data: new Uint8Array(values.buffer) },
+        { name: 'h', dtype: 'F16', shape: [], data: new Uint8Array([0x00, 0x3c]) },
+      ]),
+    );
     const { page, errors } = await openDemo();
     await pick(page, path);
-    for (const [name, expected] of [['m', 'm (F32, rows 0–3 of 3, 6 values'], ['h', 'h (F16, scalar, 1 values']]) {
+    for (const [name, expected] of [
+      ['m', 'm (F32, rows 0–3 of 3, 6 values'],
+      ['h', 'h (F16, scalar, 1 values'],
+    ]) {
       await page.click(`[data-testid=tensor-table] tbody tr[data-name="${name}"]`);
       await page.waitForFunction(() => document.body.dataset.state === 'done');
       const text = await page.textContent('[data-testid=preview]');

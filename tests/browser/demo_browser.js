@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import { startDemoServer } from '../../demo/serve.js';
 import { launchChromium } from './chromium.js';
 
-
 /**
  * Starts the demo server, Chromium and a temporary folder before the file's tests and stops
  * them after; the returned object holds { url, browser, dir } once the tests run.
@@ -41,7 +40,9 @@ export async function openDemo(ctx) {
 
 /** Picks `path` in the demo's file input and waits until the page has shown it (or failed). */
 export async function pickFile(page, path) {
-  await page.evaluate(() => { document.body.dataset.state = 'picking'; });
+  await page.evaluate(() => {
+    document.body.dataset.state = 'picking';
+  });
   await page.setInputFiles('[data-testid=file-input]', path);
   await page.waitForFunction(() => document.body.dataset.state === 'done' || document.body.dataset.state === 'error');
 }

@@ -10,7 +10,10 @@ import { HAVE_REAL, REAL_DIR } from '../js/fixtures.js';
 import { openSafetensors } from '../../web/index.js';
 
 const demo = demoBrowser('stw-edit-');
-const dataSha = (bytes) => createHash('sha256').update(bytes.subarray(8 + Number(Buffer.from(bytes).readBigUInt64LE(0)))).digest('hex');
+const dataSha = (bytes) =>
+  createHash('sha256')
+    .update(bytes.subarray(8 + Number(Buffer.from(bytes).readBigUInt64LE(0))))
+    .digest('hex');
 
 async function downloadOf(page, button, where) {
   const [download] = await Promise.all([page.waitForEvent('download'), page.click(button)]);
@@ -40,21 +43,36 @@ describe.skipIf(!HAVE_REAL)('editing in the demo (Chromium)', () => {
     await added.locator('textarea').fill('added in the browser');
     const { name, bytes } = await downloadOf(page, '[data-testid=edit-download]', 'edited.safetensors');
     expect(name).toBe('kohya_lycoris_lokr_dim4_f16-edited.safetensors');
-    expect(await page.textContent('[data-testid=edit-status]')).toMatch(/^Saved [\d,]+ bytes: \d+ metadata keys, loadable; the tensor data is the original's, byte for byte\.$/);
+    expect(await page.textContent('[data-testid=edit-status]')).toMatch(
+      /^Saved [\d,]+ bytes: \d+ metadata keys, loadable; the tensor data is the original's, byte for byte\.$/,
+    );
     const after = await openSafetensors(bytes);
     expect(after.report.loadable).toBe(true);
-    const expected = { ...before.metadata, ss_output_name: 'renamed', my_note: 'added in the browser', 'modelspec.title': 'My <b>LoKr</b>', 'modelspec.trigger_phrase': 'sks dog, photo', 'modelspec.description': 'line one\nline two' };
+    const expected = {
+      ...before.metadata,
+      ss_output_name: 'renamed',
+      my_note: 'added in the browser',
+      'modelspec.title': 'My <b>LoKr</b>',
+      'modelspec.trigger_phrase': 'sks dog, photo',
+      'modelspec.description': 'line one\nline two',
+    };
     delete expected.ss_tag_frequency;
     expect(after.metadata).toEqual(expected);
     expect(dataSha(bytes)).toBe(dataSha(original));
     const card = await after.describe();
-    expect([card.title, card.triggerWords[0]?.text, card.description]).toEqual(['My <b>LoKr</b>', 'sks dog, photo', 'line one\nline two']);
+    expect([card.title, card.triggerWords[0]?.text, card.description]).toEqual([
+      'My <b>LoKr</b>',
+      'sks dog, photo',
+      'line one\nline two',
+    ]);
     // A key given twice is refused, and nothing is downloaded.
     await page.click('[data-testid=edit-add]');
     const twice = page.locator('[data-testid=edit-row]').last();
     await twice.locator('input').fill('my_note');
     await page.click('[data-testid=edit-download]');
-    await page.waitForFunction(() => document.querySelector('[data-testid=edit-status]').textContent.startsWith('Not saved'));
+    await page.waitForFunction(() =>
+      document.querySelector('[data-testid=edit-status]').textContent.startsWith('Not saved'),
+    );
     expect(await page.textContent('[data-testid=edit-status]')).toContain('"my_note" is given twice');
     expect(errors).toEqual([]);
     await page.close();
@@ -69,7 +87,9 @@ describe.skipIf(!HAVE_REAL)('editing in the demo (Chromium)', () => {
     const st = await openSafetensors(bytes);
     expect(st.report.loadable).toBe(true);
     expect(new Set(st.tensors.map((t) => t.dtype))).toEqual(new Set(['F16']));
-    expect(await page.textContent('[data-testid=edit-status]')).toMatch(/^Saved as F16: 52 of 52 tensors converted, [\d,]+ bytes, loadable\.$/);
+    expect(await page.textContent('[data-testid=edit-status]')).toMatch(
+      /^Saved as F16: 52 of 52 tensors converted, [\d,]+ bytes, loadable\.$/,
+    );
     expect(errors).toEqual([]);
     await page.close();
   }, 30_000);

@@ -19,19 +19,27 @@ async function shown(page) {
   return {
     verdict: await page.textContent('[data-testid=verdict]'),
     count: await page.textContent('[data-testid=tensor-count]'),
-    findings: await page.$$eval('[data-testid=findings] li', (items) => items.map((li) => li.dataset.code ?? li.textContent)),
-    shards: await page.$$eval('[data-testid=shard-row]', (rows) => rows.map((r) => [...r.cells].map((c) => c.textContent))),
+    findings: await page.$$eval('[data-testid=findings] li', (items) =>
+      items.map((li) => li.dataset.code ?? li.textContent),
+    ),
+    shards: await page.$$eval('[data-testid=shard-row]', (rows) =>
+      rows.map((r) => [...r.cells].map((c) => c.textContent)),
+    ),
   };
 }
 
 async function pickFiles(page, paths) {
-  await page.evaluate(() => { document.body.dataset.state = 'picking'; });
+  await page.evaluate(() => {
+    document.body.dataset.state = 'picking';
+  });
   await page.setInputFiles('[data-testid=file-input]', paths);
   return shown(page);
 }
 
 async function openUrl(page, url) {
-  await page.evaluate(() => { document.body.dataset.state = 'picking'; });
+  await page.evaluate(() => {
+    document.body.dataset.state = 'picking';
+  });
   await page.fill('[data-testid=url-input]', url);
   await page.click('[data-testid=url-open]');
   return shown(page);
@@ -46,9 +54,14 @@ describe.skipIf(!HAVE_REAL)('sharded models in the demo (Chromium)', () => {
     expect(model.verdict).toBe('loadable');
     expect(model.count).toBe('36');
     expect(model.findings).toEqual(['Nothing to report.']);
-    expect(model.shards).toEqual([[`model-00001-of-00006.safetensors`, '19', 'loadable'], ['model-00002-of-00006.safetensors', '1', 'loadable'],
-      ['model-00003-of-00006.safetensors', '2', 'loadable'], ['model-00004-of-00006.safetensors', '4', 'loadable'],
-      ['model-00005-of-00006.safetensors', '7', 'loadable'], ['model-00006-of-00006.safetensors', '3', 'loadable']]);
+    expect(model.shards).toEqual([
+      [`model-00001-of-00006.safetensors`, '19', 'loadable'],
+      ['model-00002-of-00006.safetensors', '1', 'loadable'],
+      ['model-00003-of-00006.safetensors', '2', 'loadable'],
+      ['model-00004-of-00006.safetensors', '4', 'loadable'],
+      ['model-00005-of-00006.safetensors', '7', 'loadable'],
+      ['model-00006-of-00006.safetensors', '3', 'loadable'],
+    ]);
     expect(await page.textContent('[data-testid=metadata]')).toContain('4305');
     await page.click('[data-testid=expand-all]');
     await page.click('tr[data-name="float32_357"]');
@@ -66,7 +79,11 @@ describe.skipIf(!HAVE_REAL)('sharded models in the demo (Chromium)', () => {
     expect(missing.findings).toEqual(['ShardMissing']);
     expect(missing.shards[3]).toEqual(['model-00004-of-00006.safetensors', '0', 'not loadable: ShardMissing']);
     const rejected = await pickFiles(page, await folderFiles(cases.find((c) => c.code === 'ShardNotLoadable').dir));
-    expect(rejected.shards[4]).toEqual(['model-00005-of-00006.safetensors', '7', 'not loadable: MetadataIncompleteBuffer']);
+    expect(rejected.shards[4]).toEqual([
+      'model-00005-of-00006.safetensors',
+      '7',
+      'not loadable: MetadataIncompleteBuffer',
+    ]);
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -76,7 +93,8 @@ describe.skipIf(!HAVE_REAL)('sharded models in the demo (Chromium)', () => {
     const closed = await startServer({ cors: false });
     try {
       for (const name of await readdir(SHARDED)) {
-        for (const s of [server, closed]) s.files.set(`/m/${name}`, { bytes: readFileSync(join(SHARDED, name)), etag: `"${name}"` });
+        for (const s of [server, closed])
+          s.files.set(`/m/${name}`, { bytes: readFileSync(join(SHARDED, name)), etag: `"${name}"` });
       }
       expect(new URL(server.url('/')).port).not.toBe(new URL(demo.url).port);
       const { page, errors } = await openDemo(demo);
@@ -102,23 +120,35 @@ describe.skipIf(!HAVE_REAL)('sharded models in the demo (Chromium)', () => {
 });
 
 describe('a diffusers pipeline in the demo (Chromium)', () => {
-  const components = (page) => page.$$eval('[data-testid=component-row]', (rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
+  const components = (page) =>
+    page.$$eval('[data-testid=component-row]', (rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
 
-  test('picked as a folder and by URL: every component\'s verdict, the missing VAE, a component shown on a click', async () => {
+  test("picked as a folder and by URL: every component's verdict, the missing VAE, a component shown on a click", async () => {
     const dir = await writePipelineCase(join(demo.dir, 'pipeline'), HAVE_REAL ? SHARDED : null);
     const { page, errors } = await openDemo(demo);
-    await page.evaluate(() => { document.body.dataset.state = 'picking'; });
+    await page.evaluate(() => {
+      document.body.dataset.state = 'picking';
+    });
     await page.setInputFiles('[data-testid=folder-input]', dir);
     const picked = await shown(page);
     expect(picked.verdict).toBe('not loadable: 1 error across the components');
     expect(picked.findings).toEqual(['ComponentMissing']);
     const rows = await components(page);
-    expect(rows.map((r) => [r[0], r[4]])).toEqual([['feature_extractor', ''], ['safety_checker', ''], ['scheduler', ''],
-      ['text_encoder', 'loadable'], ['tokenizer', ''], ['unet', 'loadable'], ['vae', 'missing']]);
+    expect(rows.map((r) => [r[0], r[4]])).toEqual([
+      ['feature_extractor', ''],
+      ['safety_checker', ''],
+      ['scheduler', ''],
+      ['text_encoder', 'loadable'],
+      ['tokenizer', ''],
+      ['unet', 'loadable'],
+      ['vae', 'missing'],
+    ]);
     // The first component with weights is shown: the sharded text encoder, with its shards.
     expect(await page.textContent('[data-testid=file-name]')).toBe('pipeline › text_encoder');
     expect(picked.shards.length).toBeGreaterThan(1);
-    await page.evaluate(() => { document.body.dataset.state = 'picking'; });
+    await page.evaluate(() => {
+      document.body.dataset.state = 'picking';
+    });
     await page.click('[data-testid=component-row] button:text-is("unet")');
     const unet = await shown(page);
     expect(unet.count).toBe('4');
@@ -134,7 +164,9 @@ describe('a diffusers pipeline in the demo (Chromium)', () => {
         const bytes = await readFile(join(dir, path)).catch(() => null);
         if (bytes) server.files.set(`/p/${path}`, { bytes, etag: '"1"' });
       }
-      await page.evaluate(() => { document.body.dataset.state = 'picking'; });
+      await page.evaluate(() => {
+        document.body.dataset.state = 'picking';
+      });
       await page.fill('[data-testid=url-input]', server.url('/p/model_index.json'));
       await page.click('[data-testid=url-open]');
       const remote = await shown(page);

@@ -27,11 +27,27 @@ document.getElementById('file').addEventListener('change', async (e) => {
     const remoteParameters = (await remote.describe()).parameters.total; // the card module, in the package's worker
     remote.close();
     // The .wasm files this page fetched (the workers fetch their own).
-    const wasmFetched = () => new Set(performance.getEntriesByType('resource').map((r) => r.name).filter((n) => n.endsWith('.wasm'))).size;
+    const wasmFetched = () =>
+      new Set(
+        performance
+          .getEntriesByType('resource')
+          .map((r) => r.name)
+          .filter((n) => n.endsWith('.wasm')),
+      ).size;
     const wasmBeforeCard = wasmFetched();
     const card = await st.describe();
-    out.textContent = JSON.stringify({ name, here: Array.from(here), there: Array.from(there.values), transferred: there.values.buffer.byteLength, workerName: there.name, pool,
-      parameters: card.parameters.total, remoteParameters, wasmBeforeCard, wasmAfterCard: wasmFetched() });
+    out.textContent = JSON.stringify({
+      name,
+      here: Array.from(here),
+      there: Array.from(there.values),
+      transferred: there.values.buffer.byteLength,
+      workerName: there.name,
+      pool,
+      parameters: card.parameters.total,
+      remoteParameters,
+      wasmBeforeCard,
+      wasmAfterCard: wasmFetched(),
+    });
   } catch (error) {
     out.textContent = `error: ${error.message}`;
   }

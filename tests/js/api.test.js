@@ -8,11 +8,14 @@ const u8 = (n, seed = 1) => pseudoRandomBytes(n, seed);
 
 describe('openSafetensors', () => {
   test('returns tensors in data order with shapes, offsets and sizes', async () => {
-    const file = writeSafetensors([
-      { name: 'b', dtype: 'F32', shape: [2, 3], data: u8(24) },
-      { name: 'a', dtype: 'F16', shape: [4], data: u8(8) },
-      { name: 's', dtype: 'I64', shape: [], data: u8(8) },
-    ], { format: 'pt' });
+    const file = writeSafetensors(
+      [
+        { name: 'b', dtype: 'F32', shape: [2, 3], data: u8(24) },
+        { name: 'a', dtype: 'F16', shape: [4], data: u8(8) },
+        { name: 's', dtype: 'I64', shape: [], data: u8(8) },
+      ],
+      { format: 'pt' },
+    );
     const st = await openSafetensors(file);
     // The writer orders by dtype descending: I64, F32, F16.
     expect(st.tensors.map((t) => t.name)).toEqual(['s', 'b', 'a']);
@@ -41,7 +44,9 @@ describe('openSafetensors', () => {
   });
 
   test('dimensions above 2^53 come with an exact BigInt shape', async () => {
-    const st = await openSafetensors(rawFile('{"t":{"dtype":"U8","shape":[0,18446744073709551615],"data_offsets":[0,0]}}'));
+    const st = await openSafetensors(
+      rawFile('{"t":{"dtype":"U8","shape":[0,18446744073709551615],"data_offsets":[0,0]}}'),
+    );
     expect(st.tensors[0].exactShape).toEqual([0n, 18446744073709551615n]);
     expect(st.tensors[0].shape[1]).toBe(2 ** 64);
     const plain = await openSafetensors(writeSafetensors([{ name: 't', dtype: 'U8', shape: [1], data: u8(1) }]));
@@ -49,12 +54,18 @@ describe('openSafetensors', () => {
   });
 
   test('duplicate names: the last entry wins and a warning says so', async () => {
-    const st = await openSafetensors(rawFile(
-      '{"w":{"dtype":"U8","shape":[4],"data_offsets":[0,4]},"w":{"dtype":"U8","shape":[2],"data_offsets":[0,2]}}', 2));
+    const st = await openSafetensors(
+      rawFile(
+        '{"w":{"dtype":"U8","shape":[4],"data_offsets":[0,4]},"w":{"dtype":"U8","shape":[2],"data_offsets":[0,2]}}',
+        2,
+      ),
+    );
     expect(st.tensors).toHaveLength(1);
     expect(st.tensors[0].byteLength).toBe(2);
     const warnings = st.findings.filter((f) => f.severity !== 'info');
-    expect(warnings).toEqual([expect.objectContaining({ code: 'DuplicateTensorName', severity: 'warning', tensor: 'w' })]);
+    expect(warnings).toEqual([
+      expect.objectContaining({ code: 'DuplicateTensorName', severity: 'warning', tensor: 'w' }),
+    ]);
   });
 
   test('a rejected file throws SafetensorsError with the reference kind and a message', async () => {
@@ -65,7 +76,9 @@ describe('openSafetensors', () => {
     expect(error).toBeInstanceOf(SafetensorsError);
     expect(error.name).toBe('SafetensorsError');
     expect(error.code).toBe('MetadataIncompleteBuffer');
-    expect(error.message).toBe('file is longer than its tensors: 12 extra bytes after the last tensor; it may be truncated or appended to');
+    expect(error.message).toBe(
+      'file is longer than its tensors: 12 extra bytes after the last tensor; it may be truncated or appended to',
+    );
     expect(error.findings[0].severity).toBe('error');
   });
 
@@ -82,7 +95,9 @@ describe('openSafetensors', () => {
   });
 
   test('the error names the tensor where the reference does', async () => {
-    const error = await openSafetensors(rawFile('{"late":{"dtype":"U8","shape":[2],"data_offsets":[1,3]}}', 3)).catch((e) => e);
+    const error = await openSafetensors(rawFile('{"late":{"dtype":"U8","shape":[2],"data_offsets":[1,3]}}', 3)).catch(
+      (e) => e,
+    );
     expect(error.code).toBe('InvalidOffset');
     expect(error.tensor).toBe('late');
   });
@@ -107,7 +122,14 @@ describe('validateSafetensors gives every reference verdict without throwing', (
     ['HeaderTooSmall', new Uint8Array(5)],
     ['HeaderTooLarge', lengthOnly(100_000_001)],
     ['InvalidHeaderLength', lengthOnly(60)],
-    ['InvalidHeader', (() => { const f = rawFile('{} '); f[10] = 0xff; return f; })()],
+    [
+      'InvalidHeader',
+      (() => {
+        const f = rawFile('{} ');
+        f[10] = 0xff;
+        return f;
+      })(),
+    ],
     ['InvalidHeaderDeserialization', rawFile('{')],
     ['InvalidOffset', rawFile(entry('U8', '[2]', 1, 3), 3)],
     ['ValidationOverflow', rawFile(entry('I32', '[2,9223372036854775807]', 0, 0))],
@@ -124,12 +146,19 @@ describe('validateSafetensors gives every reference verdict without throwing', (
   });
 
   test('a loadable file', async () => {
-    const report = await validateSafetensors(writeSafetensors([{ name: 'a', dtype: 'I32', shape: [2, 2], data: u8(16) }]));
+    const report = await validateSafetensors(
+      writeSafetensors([{ name: 'a', dtype: 'I32', shape: [2, 2], data: u8(16) }]),
+    );
     expect(report).toEqual({ loadable: true, referenceError: null, findings: [], tensors: 1 });
   });
 
   test('the tensor count is known when only the offsets are wrong', async () => {
-    const report = await validateSafetensors(rawFile('{"a":{"dtype":"U8","shape":[1],"data_offsets":[0,1]},"b":{"dtype":"U8","shape":[1],"data_offsets":[5,6]}}', 6));
+    const report = await validateSafetensors(
+      rawFile(
+        '{"a":{"dtype":"U8","shape":[1],"data_offsets":[0,1]},"b":{"dtype":"U8","shape":[1],"data_offsets":[5,6]}}',
+        6,
+      ),
+    );
     expect(report.tensors).toBe(2);
   });
 });

@@ -38,13 +38,32 @@ describe.skipIf(!HAVE_REAL)('real files', () => {
     expect(card.kind).toBe('adapter');
     expect(card.family).toMatchObject({ id: 'sd1', name: 'Stable Diffusion 1.x' });
     expect(card.family.evidence[0]).toContain('attn2_to_k [320, 768]');
-    expect(card.adapter).toEqual({ type: 'lokr', format: 'kohya', rank: 4, alpha: 4, targets: ['text_encoder', 'unet'], networkModule: 'lycoris.kohya' });
+    expect(card.adapter).toEqual({
+      type: 'lokr',
+      format: 'kohya',
+      rank: 4,
+      alpha: 4,
+      targets: ['text_encoder', 'unet'],
+      networkModule: 'lycoris.kohya',
+    });
     expect(card.title).toBe('smart_falcon_lokr_3.0e-4');
-    expect(card.triggerWords[0]).toEqual({ text: 'smart falcon \\(umamusume\\)', source: 'ss_training_comment', count: card.tags[0].count });
-    expect(card.baseModel).toEqual({ name: 'animefull-final-pruned.safetensors', hash: '7548b773903c5a5effd63afa2a066e472d5c94aed77a107f16dae20f609e240b', version: 'sd_v1' });
+    expect(card.triggerWords[0]).toEqual({
+      text: 'smart falcon \\(umamusume\\)',
+      source: 'ss_training_comment',
+      count: card.tags[0].count,
+    });
+    expect(card.baseModel).toEqual({
+      name: 'animefull-final-pruned.safetensors',
+      hash: '7548b773903c5a5effd63afa2a066e472d5c94aed77a107f16dae20f609e240b',
+      version: 'sd_v1',
+    });
     expect(card.training.learning_rate).toBe(0.0003);
     expect(card.training.v2).toBe(false);
-    expect(card.embeddedHashes).toContainEqual({ key: 'sshs_model_hash', value: '150ef207aad02214f69756f53c3fc56efacdf6c79e32dd76e5fcbcf6c6a5350f', covers: 'data' });
+    expect(card.embeddedHashes).toContainEqual({
+      key: 'sshs_model_hash',
+      value: '150ef207aad02214f69756f53c3fc56efacdf6c79e32dd76e5fcbcf6c6a5350f',
+      covers: 'data',
+    });
     expect(card.parameters.total).toBe(st.tensors.reduce((sum, t) => sum + t.shape.reduce((a, b) => a * b, 1), 0));
     expect(card.parameters.byDtype).toEqual({ F16: card.parameters.total });
     expect(card.modules.children.map((c) => c.name)).toEqual(['lora_te', 'lora_unet']);
@@ -70,19 +89,28 @@ describe.skipIf(!HAVE_REAL)('real files', () => {
   });
 
   test('GPT-2 and the torchtune Gemma (whose header is Llama-like) are models with their sizes', async () => {
-    const gpt2 = await (await openSafetensors(await openAsBlob(join(REAL_DIR, 'transformers_gpt2_tiny_f32.safetensors')))).describe();
+    const gpt2 = await (
+      await openSafetensors(await openAsBlob(join(REAL_DIR, 'transformers_gpt2_tiny_f32.safetensors')))
+    ).describe();
     expect(gpt2.kind).toBe('model');
     expect(gpt2.family.id).toBe('gpt2');
     expect(gpt2.architecture).toEqual({ layers: 4, hiddenSize: 64, vocabSize: 53 });
-    const gemma = await (await openSafetensors(await openAsBlob(join(REAL_DIR, 'torchtune_gemma_hf_layout_f16.safetensors')))).describe();
+    const gemma = await (
+      await openSafetensors(await openAsBlob(join(REAL_DIR, 'torchtune_gemma_hf_layout_f16.safetensors')))
+    ).describe();
     expect(gemma.family.id).toBe('llama');
     expect(gemma.architecture).toEqual({ layers: 1, hiddenSize: 64, vocabSize: 100 });
   });
 });
 
 test('describe reads only the header, and each call gives a new object', async () => {
-  const file = writeSafetensors([{ name: 'model.layers.0.self_attn.q_proj.weight', dtype: 'F16', shape: [2, 2], data: new Uint8Array(8) },
-    { name: 'model.layers.0.mlp.gate_proj.weight', dtype: 'F16', shape: [4, 2], data: new Uint8Array(16) }], { format: 'pt' });
+  const file = writeSafetensors(
+    [
+      { name: 'model.layers.0.self_attn.q_proj.weight', dtype: 'F16', shape: [2, 2], data: new Uint8Array(8) },
+      { name: 'model.layers.0.mlp.gate_proj.weight', dtype: 'F16', shape: [4, 2], data: new Uint8Array(16) },
+    ],
+    { format: 'pt' },
+  );
   const source = recordingSource(file);
   const st = await openSafetensors(source);
   const card = await st.describe();
@@ -118,10 +146,19 @@ test('readAlpha reads one .alpha scalar when the metadata lacks the alpha', asyn
 
 test('describe() reads nothing: the card is of the header as opened, even if the file changed since', async () => {
   const one = writeSafetensors([{ name: 'a', dtype: 'U8', shape: [1], data: new Uint8Array(1) }]);
-  const two = writeSafetensors([{ name: 'a', dtype: 'U8', shape: [1], data: new Uint8Array(1) }, { name: 'b', dtype: 'U8', shape: [7], data: new Uint8Array(7) }]);
+  const two = writeSafetensors([
+    { name: 'a', dtype: 'U8', shape: [1], data: new Uint8Array(1) },
+    { name: 'b', dtype: 'U8', shape: [7], data: new Uint8Array(7) },
+  ]);
   let bytes = one;
   let reads = 0;
-  const source = { size: one.byteLength, async read(offset, length) { reads++; return bytes.slice(offset, offset + length); } };
+  const source = {
+    size: one.byteLength,
+    async read(offset, length) {
+      reads++;
+      return bytes.slice(offset, offset + length);
+    },
+  };
   const st = await openSafetensors(source);
   const opened = reads;
   bytes = new Uint8Array(two.subarray(0, one.byteLength));
@@ -134,9 +171,13 @@ test('describe() reads nothing: the card is of the header as opened, even if the
 
 test('metadata and names from strangers come back as plain strings', async () => {
   const evil = '<img src=x onerror=alert(1)>"\'\\\u0000\u2028';
-  const file = writeSafetensors([{ name: `${evil}.weight`, dtype: 'U8', shape: [1], data: new Uint8Array(1) },
-    { name: '__proto__', dtype: 'U8', shape: [1], data: new Uint8Array(1) }],
-  { 'modelspec.title': evil, ss_learning_rate: evil, __proto__: evil, ssmd_keywords: `${evil}, b` });
+  const file = writeSafetensors(
+    [
+      { name: `${evil}.weight`, dtype: 'U8', shape: [1], data: new Uint8Array(1) },
+      { name: '__proto__', dtype: 'U8', shape: [1], data: new Uint8Array(1) },
+    ],
+    { 'modelspec.title': evil, ss_learning_rate: evil, __proto__: evil, ssmd_keywords: `${evil}, b` },
+  );
   const st = await openSafetensors(file);
   const card = await st.describe();
   expect(card.title).toBe(evil);
@@ -149,10 +190,13 @@ test('metadata and names from strangers come back as plain strings', async () =>
 
 test('the card is of the header as opened: later changes to the file object do not change it', async () => {
   const m = 'lora_unet_down_blocks_0_attentions_0_transformer_blocks_0_attn2_to_k';
-  const file = writeSafetensors([
-    { name: `${m}.lora_down.weight`, dtype: 'F16', shape: [4, 768], data: new Uint8Array(4 * 768 * 2) },
-    { name: `${m}.lora_up.weight`, dtype: 'F16', shape: [320, 4], data: new Uint8Array(320 * 4 * 2) },
-  ], { ss_network_dim: '4', ss_network_alpha: '2', 'modelspec.title': 'as opened' });
+  const file = writeSafetensors(
+    [
+      { name: `${m}.lora_down.weight`, dtype: 'F16', shape: [4, 768], data: new Uint8Array(4 * 768 * 2) },
+      { name: `${m}.lora_up.weight`, dtype: 'F16', shape: [320, 4], data: new Uint8Array(320 * 4 * 2) },
+    ],
+    { ss_network_dim: '4', ss_network_alpha: '2', 'modelspec.title': 'as opened' },
+  );
   const untouched = await (await openSafetensors(file)).describe();
   const st = await openSafetensors(file);
   st.tensors[0].name = 'renamed';

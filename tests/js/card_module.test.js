@@ -16,7 +16,10 @@ let base;
 const requests = [];
 
 beforeAll(async () => {
-  const files = { '/wasm/safetensors_core.wasm': await readFile(wasmFile('safetensors_core.wasm')), '/wasm/safetensors_card.wasm': await readFile(wasmFile('safetensors_card.wasm')) };
+  const files = {
+    '/wasm/safetensors_core.wasm': await readFile(wasmFile('safetensors_core.wasm')),
+    '/wasm/safetensors_card.wasm': await readFile(wasmFile('safetensors_card.wasm')),
+  };
   server = createServer((req, res) => {
     requests.push(req.url);
     const body = files[req.url];
@@ -28,17 +31,29 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-const file = writeSafetensors([
-  { name: 'model.layers.0.self_attn.q_proj.weight', dtype: 'F16', shape: [2, 2], data: new Uint8Array([0, 0x3c, 0, 0xc0, 0, 0, 0, 0]) },
-  { name: 'model.embed_tokens.weight', dtype: 'F16', shape: [2, 2], data: new Uint8Array(8) },
-], { format: 'pt', 'modelspec.title': 'tiny' });
-const trap = () => { throw new WebAssembly.RuntimeError('unreachable'); };
+const file = writeSafetensors(
+  [
+    {
+      name: 'model.layers.0.self_attn.q_proj.weight',
+      dtype: 'F16',
+      shape: [2, 2],
+      data: new Uint8Array([0, 0x3c, 0, 0xc0, 0, 0, 0, 0]),
+    },
+    { name: 'model.embed_tokens.weight', dtype: 'F16', shape: [2, 2], data: new Uint8Array(8) },
+  ],
+  { format: 'pt', 'modelspec.title': 'tiny' },
+);
+const trap = () => {
+  throw new WebAssembly.RuntimeError('unreachable');
+};
 const cardRequests = () => requests.filter((u) => u.endsWith('safetensors_card.wasm')).length;
 
 test('opening, decoding, validating and hashing never load the card module; the first describe() does, once', async () => {
   initSafetensors({ locateFile: (path) => `${base}/wasm/${path}` });
   const st = await openSafetensors(file);
-  expect(Array.from(await st.getTensor('model.layers.0.self_attn.q_proj.weight', { as: 'float32' }))).toEqual([1, -2, 0, 0]);
+  expect(Array.from(await st.getTensor('model.layers.0.self_attn.q_proj.weight', { as: 'float32' }))).toEqual([
+    1, -2, 0, 0,
+  ]);
   expect((await validateSafetensors(file, { scanData: true })).loadable).toBe(true);
   // Hashing checks the claims the core found at open (none here: the checks are empty).
   expect((await st.hash()).checks).toEqual([]);
@@ -54,7 +69,9 @@ test('opening, decoding, validating and hashing never load the card module; the 
 });
 
 test('a card module that cannot be loaded is InitError naming it; the core goes on, and a later describe() loads it', async () => {
-  initSafetensors({ locateFile: (path) => (path.includes('card') ? `${base}/missing/${path}` : `${base}/wasm/${path}`) });
+  initSafetensors({
+    locateFile: (path) => (path.includes('card') ? `${base}/missing/${path}` : `${base}/wasm/${path}`),
+  });
   const card = await loadCardModule();
   card.drop(); // as after a trap: the next card loads the module again, from the new place
   const st = await openSafetensors(file);
@@ -65,7 +82,11 @@ test('a card module that cannot be loaded is InitError naming it; the core goes 
   expect((await st.getTensor('model.embed_tokens.weight')).length).toBe(4);
   // The bytes given instead: no request at all for the card's .wasm.
   const before = cardRequests();
-  initSafetensors({ locateFile: (path) => `${base}/missing/${path}`, cardWasmBinary: await readFile(wasmFile('safetensors_card.wasm')), wasmBinary: await readFile(wasmFile('safetensors_core.wasm')) });
+  initSafetensors({
+    locateFile: (path) => `${base}/missing/${path}`,
+    cardWasmBinary: await readFile(wasmFile('safetensors_card.wasm')),
+    wasmBinary: await readFile(wasmFile('safetensors_core.wasm')),
+  });
   expect((await st.describe()).title).toBe('tiny');
   expect(cardRequests()).toBe(before);
 });
@@ -129,7 +150,7 @@ test('the header table is copied into the card module and decoded once for the c
   }
 });
 
-test('only the last table copied in is kept: an earlier card\'s tree copies its table in again', async () => {
+test("only the last table copied in is kept: an earlier card's tree copies its table in again", async () => {
   const counts = await countCardWork();
   try {
     const [a, b] = await Promise.all([openSafetensors(file), openSafetensors(file)]);

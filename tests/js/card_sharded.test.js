@@ -21,7 +21,9 @@ function oneFileOf(tensors, metadata) {
   const entries = metadata ? [`"__metadata__":${JSON.stringify(metadata)}`] : [];
   let at = 0;
   for (const t of tensors) {
-    entries.push(`${JSON.stringify(t.name)}:{"dtype":"${t.dtype}","shape":[${(t.exactShape ?? t.shape).join(',')}],"data_offsets":[${at},${at + t.byteLength}]}`);
+    entries.push(
+      `${JSON.stringify(t.name)}:{"dtype":"${t.dtype}","shape":[${(t.exactShape ?? t.shape).join(',')}],"data_offsets":[${at},${at + t.byteLength}]}`,
+    );
     at += t.byteLength;
   }
   return rawFile(`{${entries.join(',')}}`, new Uint8Array(at));
@@ -43,7 +45,7 @@ async function callsDuring(run) {
 }
 
 describe.skipIf(!HAVE_REAL)('the real sharded model (../shared/fixtures/real/sharded)', () => {
-  test('describe() builds one card on its first call, from the shards\' tensors without parsing anything; later calls copy it', async () => {
+  test("describe() builds one card on its first call, from the shards' tensors without parsing anything; later calls copy it", async () => {
     const model = await openSafetensorsIndex(SHARDED);
     const first = await callsDuring(() => model.describe());
     expect(first.core).toBe(0); // no header written out and analysed again
@@ -63,33 +65,51 @@ describe.skipIf(!HAVE_REAL)('the real sharded model (../shared/fixtures/real/sha
   });
 });
 
-test('a model\'s card holds names of any script and dims past 2^53, as one file of its tensors would', async () => {
+test("a model's card holds names of any script and dims past 2^53, as one file of its tensors would", async () => {
   const names = ['caf\u00e9.w', '\u65e5\u672c.b', '\u{1F600}.x', 'empty.huge'];
-  const one = writeSafetensors([{ name: names[0], dtype: 'F32', shape: [1], data: new Uint8Array(4) }, { name: names[1], dtype: 'BF16', shape: [1], data: new Uint8Array(2) }]);
-  const two = rawFile(`{"__metadata__":{"k":"v"},${JSON.stringify(names[2])}:{"dtype":"U8","shape":[3],"data_offsets":[0,3]},"${names[3]}":{"dtype":"F16","shape":[0,9007199254740993],"data_offsets":[3,3]}}`, new Uint8Array(3));
+  const one = writeSafetensors([
+    { name: names[0], dtype: 'F32', shape: [1], data: new Uint8Array(4) },
+    { name: names[1], dtype: 'BF16', shape: [1], data: new Uint8Array(2) },
+  ]);
+  const two = rawFile(
+    `{"__metadata__":{"k":"v"},${JSON.stringify(names[2])}:{"dtype":"U8","shape":[3],"data_offsets":[0,3]},"${names[3]}":{"dtype":"F16","shape":[0,9007199254740993],"data_offsets":[3,3]}}`,
+    new Uint8Array(3),
+  );
   const shards = { 'one.safetensors': one, 'two.safetensors': two };
-  const model = await openSafetensorsIndex({ index: { weight_map: Object.fromEntries(names.map((n, i) => [n, i < 2 ? 'one.safetensors' : 'two.safetensors'])) }, resolve: (name) => shards[name] });
+  const model = await openSafetensorsIndex({
+    index: { weight_map: Object.fromEntries(names.map((n, i) => [n, i < 2 ? 'one.safetensors' : 'two.safetensors'])) },
+    resolve: (name) => shards[name],
+  });
   expect(model.findings).toEqual([]);
   expect(model.tensors.at(-1).exactShape).toEqual([0n, 9007199254740993n]);
   // The table written for the card module reads back as those tensors.
   const { tables } = await initSafetensors();
   const back = decodeHeaderTable(writeHeaderTable(model.tensors, { k: 'v' }, tables.dtypes), tables);
-  expect(back.tensors.map((t) => [t.name, t.dtype, t.shape, t.exactShape])).toEqual(model.tensors.map((t) => [t.name, t.dtype, t.shape, t.exactShape]));
+  expect(back.tensors.map((t) => [t.name, t.dtype, t.shape, t.exactShape])).toEqual(
+    model.tensors.map((t) => [t.name, t.dtype, t.shape, t.exactShape]),
+  );
   expect([back.referenceError, back.metadata, back.embeddedHashes]).toEqual([null, { k: 'v' }, []]);
   const card = await model.describe();
   expect(card.modules.tensors).toBe(4);
   expect(card.parameters.byDtype).toEqual({ F32: 1, BF16: 1, U8: 3, F16: 0 });
   const firstShard = await openSafetensors(one);
-  expect(JSON.stringify(card)).toBe(JSON.stringify(await (await openSafetensors(oneFileOf(model.tensors, firstShard.metadata))).describe()));
+  expect(JSON.stringify(card)).toBe(
+    JSON.stringify(await (await openSafetensors(oneFileOf(model.tensors, firstShard.metadata))).describe()),
+  );
 });
 
 test('a build that fails is not kept: the next describe() builds again', async () => {
   const shard = writeSafetensors([{ name: 'a.weight', dtype: 'F32', shape: [1], data: new Uint8Array(4) }]);
-  const model = await openSafetensorsIndex({ index: { weight_map: { 'a.weight': 's.safetensors' } }, resolve: () => shard });
+  const model = await openSafetensorsIndex({
+    index: { weight_map: { 'a.weight': 's.safetensors' } },
+    resolve: () => shard,
+  });
   const card = await loadCardModule();
   const { prototype } = card.module._DecodedHeaderTable;
   const original = prototype.cardTable;
-  prototype.cardTable = () => { throw new WebAssembly.RuntimeError('unreachable'); };
+  prototype.cardTable = () => {
+    throw new WebAssembly.RuntimeError('unreachable');
+  };
   try {
     expect(await model.describe().catch((e) => e.code)).toBe('InternalError');
   } finally {

@@ -20,7 +20,9 @@ let bad;
 
 function run(...args) {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], (error, stdout, stderr) => resolve({ code: error ? error.code : 0, stdout, stderr }));
+    execFile(process.execPath, [CLI, ...args], (error, stdout, stderr) =>
+      resolve({ code: error ? error.code : 0, stdout, stderr }),
+    );
   });
 }
 
@@ -28,11 +30,15 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'stw-cli-'));
   good = join(dir, 'good.safetensors');
   bad = join(dir, 'bad.safetensors');
-  const file = writeSafetensors([{ name: 'w', dtype: 'F16', shape: [2, 2], data: new Uint8Array(8) }], { format: 'pt' });
+  const file = writeSafetensors([{ name: 'w', dtype: 'F16', shape: [2, 2], data: new Uint8Array(8) }], {
+    format: 'pt',
+  });
   await writeFile(good, file);
   await writeFile(bad, file.subarray(0, file.byteLength - 3));
 });
-afterAll(async () => { await rm(dir, { recursive: true, force: true }); });
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
 
 test('validate --json: one object per file in argument order, exit 1 when any is not loadable', async () => {
   const { code, stdout } = await run('validate', '--json', bad, good, join(dir, 'missing.safetensors'));
@@ -68,7 +74,14 @@ test('validate --json shows every finding, each on the file crafted for it; --sc
     expect(scanned[i].findings.map((f) => f.code)).toContain(c.code);
     expect(scanned[i].dataScan.tensors).toHaveLength(1);
   }
-  expect(scanned[0].dataScan.tensors[0]).toEqual({ name: 'w', dtype: 'F32', nan: 1, posInf: 0, negInf: 1, allZero: false });
+  expect(scanned[0].dataScan.tensors[0]).toEqual({
+    name: 'w',
+    dtype: 'F32',
+    nan: 1,
+    posInf: 0,
+    negInf: 1,
+    allZero: false,
+  });
   const hashed = cases.filter((c) => c.hash);
   expect(hashed.length).toBeGreaterThan(0);
   const unhashed = JSON.parse((await run('validate', '--json', ...hashed.map((c) => c.path))).stdout);
@@ -119,7 +132,13 @@ test('inspect of a rejected file: no card, the verdict, exit 1; a terminal gets 
   expect(rejected.stdout.startsWith(`${bad}: not loadable: MetadataIncompleteBuffer`)).toBe(true);
   const path = join(dir, 'title.safetensors');
   const escape = 'a\u001b[31mred\u0007\u009b';
-  await writeFile(path, writeSafetensors([{ name: `t${escape}`, dtype: 'U8', shape: [1], data: new Uint8Array(1) }], { 'modelspec.title': escape, [`k${escape}`]: escape }));
+  await writeFile(
+    path,
+    writeSafetensors([{ name: `t${escape}`, dtype: 'U8', shape: [1], data: new Uint8Array(1) }], {
+      'modelspec.title': escape,
+      [`k${escape}`]: escape,
+    }),
+  );
   const { stdout } = await run('inspect', path);
   expect(stdout).toMatch(/title +a \[31mred {2}\n/);
   expect(stdout).toContain('ta [31mred  ');
@@ -130,7 +149,10 @@ test('inspect of a rejected file: no card, the verdict, exit 1; a terminal gets 
 
 test('hash prints lines sha256sum -c accepts, then AutoV2, AutoV3 and the claims; exit 1 on a failed claim', async () => {
   const claimed = join(dir, 'claimed.safetensors');
-  const file = writeSafetensors([{ name: 'w', dtype: 'F16', shape: [2, 2], data: new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8]) }], { sshs_model_hash: '0'.repeat(64) });
+  const file = writeSafetensors(
+    [{ name: 'w', dtype: 'F16', shape: [2, 2], data: new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8]) }],
+    { sshs_model_hash: '0'.repeat(64) },
+  );
   await writeFile(claimed, file);
   const { code, stdout } = await run('hash', good, claimed);
   expect(code).toBe(1);
@@ -140,8 +162,16 @@ test('hash prints lines sha256sum -c accepts, then AutoV2, AutoV3 and the claims
   expect(stdout).toContain(`  AutoV3           ${sha256(file.subarray(dataStart)).slice(0, 12)}\n`);
   expect(stdout).toMatch(/sshs_model_hash +MISMATCH: claims 0{64}, is [0-9a-f]{64}/);
   const listed = join(dir, 'sums.txt');
-  await writeFile(listed, stdout.split('\n').filter((l) => /^[0-9a-f]{64} {2}/.test(l)).join('\n') + '\n');
-  const check = await new Promise((resolve) => execFile('sha256sum', ['-c', listed], (error, out) => resolve({ error, out })));
+  await writeFile(
+    listed,
+    stdout
+      .split('\n')
+      .filter((l) => /^[0-9a-f]{64} {2}/.test(l))
+      .join('\n') + '\n',
+  );
+  const check = await new Promise((resolve) =>
+    execFile('sha256sum', ['-c', listed], (error, out) => resolve({ error, out })),
+  );
   expect(check.error).toBeNull();
   expect(check.out).toContain(`${claimed}: OK`);
   expect((await run('hash', good)).code).toBe(0);
@@ -190,54 +220,73 @@ test('http(s) arguments: validate, inspect and hash read the file through Range 
   }
 });
 
-test.skipIf(!HAVE_REAL)('sharded models: validate and inspect take a folder, an index path or an index URL; every cross-shard finding shows', async () => {
-  const { writeShardCases, INDEX_NAME } = await import('../../tools/shard_cases.js');
-  const sharded = join(REAL_DIR, 'sharded');
-  const { code, stdout } = await run('validate', '--json', sharded, join(sharded, INDEX_NAME), good);
-  expect(code).toBe(0);
-  const [folder, index, single] = JSON.parse(stdout);
-  expect(folder).toMatchObject({ file: sharded, loadable: true, findings: [], tensors: 36 });
-  expect(folder.shards.map((s) => [s.name, s.loadable])).toEqual([1, 2, 3, 4, 5, 6].map((n) => [`model-0000${n}-of-00006.safetensors`, true]));
-  expect(index.shards).toEqual(folder.shards);
-  expect(single.shards).toBeUndefined();
-  const text = await run('validate', sharded);
-  expect(text.stdout.split('\n')[0]).toBe(`${sharded}: loadable (36 tensors in 6 shards)`);
-  expect(text.stdout).toContain('model-00002-of-00006.safetensors       1 tensor   loadable');
+test.skipIf(!HAVE_REAL)(
+  'sharded models: validate and inspect take a folder, an index path or an index URL; every cross-shard finding shows',
+  async () => {
+    const { writeShardCases, INDEX_NAME } = await import('../../tools/shard_cases.js');
+    const sharded = join(REAL_DIR, 'sharded');
+    const { code, stdout } = await run('validate', '--json', sharded, join(sharded, INDEX_NAME), good);
+    expect(code).toBe(0);
+    const [folder, index, single] = JSON.parse(stdout);
+    expect(folder).toMatchObject({ file: sharded, loadable: true, findings: [], tensors: 36 });
+    expect(folder.shards.map((s) => [s.name, s.loadable])).toEqual(
+      [1, 2, 3, 4, 5, 6].map((n) => [`model-0000${n}-of-00006.safetensors`, true]),
+    );
+    expect(index.shards).toEqual(folder.shards);
+    expect(single.shards).toBeUndefined();
+    const text = await run('validate', sharded);
+    expect(text.stdout.split('\n')[0]).toBe(`${sharded}: loadable (36 tensors in 6 shards)`);
+    expect(text.stdout).toContain('model-00002-of-00006.safetensors       1 tensor   loadable');
 
-  const cases = await writeShardCases(sharded, join(dir, 'shard-cases'));
-  const broken = JSON.parse((await run('validate', '--json', ...cases.map((c) => c.dir))).stdout);
-  for (const [i, c] of cases.entries()) {
-    expect(broken[i].findings.map((f) => f.code), c.code).toEqual([c.code]);
-    expect(broken[i].findings[0].shard === undefined, c.code).toBe(c.code === 'IndexTotalSizeMismatch');
-  }
-  const notLoadable = cases.find((c) => c.code === 'ShardNotLoadable');
-  const rejected = await run('validate', notLoadable.dir);
-  expect(rejected.code).toBe(1);
-  expect(rejected.stdout).toContain('model-00005-of-00006.safetensors       7 tensors  not loadable: MetadataIncompleteBuffer');
-
-  const { startServer } = await import('./http_server.js');
-  const server = await startServer();
-  try {
-    for (const name of ['model-00001-of-00006.safetensors', 'model-00002-of-00006.safetensors', 'model-00003-of-00006.safetensors',
-      'model-00004-of-00006.safetensors', 'model-00005-of-00006.safetensors', 'model-00006-of-00006.safetensors', INDEX_NAME]) {
-      server.files.set(`/s/${name}`, { bytes: readFileSync(join(sharded, name)), etag: `"${name}"` });
+    const cases = await writeShardCases(sharded, join(dir, 'shard-cases'));
+    const broken = JSON.parse((await run('validate', '--json', ...cases.map((c) => c.dir))).stdout);
+    for (const [i, c] of cases.entries()) {
+      expect(
+        broken[i].findings.map((f) => f.code),
+        c.code,
+      ).toEqual([c.code]);
+      expect(broken[i].findings[0].shard === undefined, c.code).toBe(c.code === 'IndexTotalSizeMismatch');
     }
-    const inspected = await run('inspect', '--json', server.url(`/s/${INDEX_NAME}`));
-    expect(inspected.code).toBe(0);
-    const json = JSON.parse(inspected.stdout);
-    expect(json.report).toMatchObject({ loadable: true, tensors: 36 });
-    expect(json.metadata).toEqual({ total_size: 4305 });
-    expect(json.tensors[19]).toMatchObject({ name: 'float32_357', shard: 'model-00002-of-00006.safetensors' });
-    expect(json.card.parameters.total).toBe(json.tensors.reduce((sum, t) => sum + t.shape.reduce((a, b) => a * b, 1), 0));
-    const people = await run('inspect', server.url(`/s/${INDEX_NAME}`));
-    expect(people.stdout).toMatch(/float32_357\s+F32\s+\[3, 5, 7\]\s+model-00002-of-00006\.safetensors\s+420/);
-    const gone = await run('validate', '--json', server.url('/none/model.safetensors.index.json'));
-    expect(gone.code).toBe(1);
-    expect(JSON.parse(gone.stdout)[0].findings[0]).toMatchObject({ code: 'HttpError' });
-  } finally {
-    await server.close();
-  }
-});
+    const notLoadable = cases.find((c) => c.code === 'ShardNotLoadable');
+    const rejected = await run('validate', notLoadable.dir);
+    expect(rejected.code).toBe(1);
+    expect(rejected.stdout).toContain(
+      'model-00005-of-00006.safetensors       7 tensors  not loadable: MetadataIncompleteBuffer',
+    );
+
+    const { startServer } = await import('./http_server.js');
+    const server = await startServer();
+    try {
+      for (const name of [
+        'model-00001-of-00006.safetensors',
+        'model-00002-of-00006.safetensors',
+        'model-00003-of-00006.safetensors',
+        'model-00004-of-00006.safetensors',
+        'model-00005-of-00006.safetensors',
+        'model-00006-of-00006.safetensors',
+        INDEX_NAME,
+      ]) {
+        server.files.set(`/s/${name}`, { bytes: readFileSync(join(sharded, name)), etag: `"${name}"` });
+      }
+      const inspected = await run('inspect', '--json', server.url(`/s/${INDEX_NAME}`));
+      expect(inspected.code).toBe(0);
+      const json = JSON.parse(inspected.stdout);
+      expect(json.report).toMatchObject({ loadable: true, tensors: 36 });
+      expect(json.metadata).toEqual({ total_size: 4305 });
+      expect(json.tensors[19]).toMatchObject({ name: 'float32_357', shard: 'model-00002-of-00006.safetensors' });
+      expect(json.card.parameters.total).toBe(
+        json.tensors.reduce((sum, t) => sum + t.shape.reduce((a, b) => a * b, 1), 0),
+      );
+      const people = await run('inspect', server.url(`/s/${INDEX_NAME}`));
+      expect(people.stdout).toMatch(/float32_357\s+F32\s+\[3, 5, 7\]\s+model-00002-of-00006\.safetensors\s+420/);
+      const gone = await run('validate', '--json', server.url('/none/model.safetensors.index.json'));
+      expect(gone.code).toBe(1);
+      expect(JSON.parse(gone.stdout)[0].findings[0]).toMatchObject({ code: 'HttpError' });
+    } finally {
+      await server.close();
+    }
+  },
+);
 
 test('diffusers pipelines: validate and inspect check each component; the missing one is named', async () => {
   const { writePipelineCase } = await import('../../tools/pipeline_case.js');
@@ -248,70 +297,114 @@ test('diffusers pipelines: validate and inspect check each component; the missin
   expect(report.className).toBe('StableDiffusionPipeline');
   expect(report.findings.map((f) => [f.code, f.component])).toEqual([['ComponentMissing', 'vae']]);
   expect(report.components.map((c) => [c.name, c.weights, c.loadable])).toEqual([
-    ['feature_extractor', 'none', null], ['safety_checker', 'none', null], ['scheduler', 'none', null], ['text_encoder', 'sharded', true],
-    ['tokenizer', 'none', null], ['unet', 'file', true], ['vae', 'missing', null]]);
+    ['feature_extractor', 'none', null],
+    ['safety_checker', 'none', null],
+    ['scheduler', 'none', null],
+    ['text_encoder', 'sharded', true],
+    ['tokenizer', 'none', null],
+    ['unet', 'file', true],
+    ['vae', 'missing', null],
+  ]);
   const text = await run('validate', join(folder, 'model_index.json'));
   expect(text.stdout).toMatch(/^ {2}error {3}vae: ComponentMissing: .*diffusion_pytorch_model\.bin/m);
-  expect(text.stdout).toMatch(/^ {2}unet +UNet2DConditionModel: unet\/diffusion_pytorch_model\.safetensors, 4 tensors, loadable$/m);
+  expect(text.stdout).toMatch(
+    /^ {2}unet +UNet2DConditionModel: unet\/diffusion_pytorch_model\.safetensors, 4 tensors, loadable$/m,
+  );
   const inspected = JSON.parse((await run('inspect', '--json', folder)).stdout);
   const unet = inspected.components.find((c) => c.name === 'unet');
   expect(unet.card.parameters.total).toBe(8 * 4 * 9 + 8 + 8 * 8 * 9 + 16 * 8);
 });
 
-test.skipIf(!HAVE_REAL)('sharded models: validate --scan-data --hash reads each shard once; hashes match node:crypto, scan findings name their shard', async () => {
-  const sharded = join(REAL_DIR, 'sharded');
-  const { stdout } = await run('validate', '--json', '--scan-data', '--hash', sharded);
-  const [report] = JSON.parse(stdout);
-  expect(report.loadable).toBe(true);
-  for (const shard of report.shards) {
-    const bytes = readFileSync(join(sharded, shard.name));
-    const dataStart = 8 + Number(new DataView(bytes.buffer, bytes.byteOffset).getBigUint64(0, true));
-    expect(shard.hashes.dataSha256, shard.name).toBe(createHash('sha256').update(bytes.subarray(dataStart)).digest('hex'));
-    expect(shard.dataScan.bytes, shard.name).toBe(bytes.byteLength - dataStart);
-  }
-  const zero = report.findings.filter((f) => f.code === 'AllZeroTensor');
-  expect(zero.length).toBeGreaterThan(0);
-  for (const f of zero) expect(report.shards.map((s) => s.name)).toContain(f.shard);
-  const text = await run('validate', '--scan-data', sharded);
-  expect(text.stdout).toMatch(/^ {2}info {4}model-0000\d-of-00006\.safetensors: AllZeroTensor/m);
-});
+test.skipIf(!HAVE_REAL)(
+  'sharded models: validate --scan-data --hash reads each shard once; hashes match node:crypto, scan findings name their shard',
+  async () => {
+    const sharded = join(REAL_DIR, 'sharded');
+    const { stdout } = await run('validate', '--json', '--scan-data', '--hash', sharded);
+    const [report] = JSON.parse(stdout);
+    expect(report.loadable).toBe(true);
+    for (const shard of report.shards) {
+      const bytes = readFileSync(join(sharded, shard.name));
+      const dataStart = 8 + Number(new DataView(bytes.buffer, bytes.byteOffset).getBigUint64(0, true));
+      expect(shard.hashes.dataSha256, shard.name).toBe(
+        createHash('sha256').update(bytes.subarray(dataStart)).digest('hex'),
+      );
+      expect(shard.dataScan.bytes, shard.name).toBe(bytes.byteLength - dataStart);
+    }
+    const zero = report.findings.filter((f) => f.code === 'AllZeroTensor');
+    expect(zero.length).toBeGreaterThan(0);
+    for (const f of zero) expect(report.shards.map((s) => s.name)).toContain(f.shard);
+    const text = await run('validate', '--scan-data', sharded);
+    expect(text.stdout).toMatch(/^ {2}info {4}model-0000\d-of-00006\.safetensors: AllZeroTensor/m);
+  },
+);
 
-test.skipIf(!HAVE_REAL)('edit: new metadata, data byte for byte (so sshs_model_hash still holds), in place; a typo in --delete changes nothing', async () => {
-  const { copyFile, readFile: read } = await import('node:fs/promises');
-  const file = join(dir, 'lokr.safetensors');
-  await copyFile(join(REAL_DIR, 'kohya_lycoris_lokr_dim4_f16.safetensors'), file);
-  const before = await read(file);
-  const edited = await run('edit', file, '--set', 'modelspec.title=A = B', '--delete', 'ss_tag_frequency', '-o', file);
-  expect(edited.code).toBe(0);
-  expect(edited.stdout).toMatch(/^wrote .*lokr\.safetensors: 61 metadata keys, set modelspec\.title, deleted ss_tag_frequency; the 403,452 bytes of tensor data are unchanged$/m);
-  const json = JSON.parse((await run('inspect', '--json', file)).stdout);
-  expect(json.report.loadable).toBe(true);
-  expect(json.metadata['modelspec.title']).toBe('A = B');
-  expect(json.metadata.ss_tag_frequency).toBeUndefined();
-  const hashed = JSON.parse((await run('hash', '--json', file)).stdout)[0];
-  expect(hashed.checks.find((c) => c.key === 'sshs_model_hash').match).toBe(true);
-  const dataOf = (bytes) => bytes.subarray(8 + Number(bytes.readBigUInt64LE(0)));
-  expect(createHash('sha256').update(dataOf(await read(file))).digest('hex')).toBe(createHash('sha256').update(dataOf(before)).digest('hex'));
-  const after = await read(file);
-  const typo = await run('edit', file, '--delete', 'no_such_key', '-o', file);
-  expect([typo.code, typo.stderr]).toEqual([1, expect.stringContaining('no such key')]);
-  expect(await read(file)).toEqual(after);
-  expect((await run('edit', file, '--set', 'novalue')).code).toBe(2);
-  const bare = join(dir, 'bare.safetensors');
-  expect((await run('edit', file, '--clear', '-o', bare)).code).toBe(0);
-  expect(JSON.parse((await run('inspect', '--json', bare)).stdout).metadata).toEqual({});
-});
+test.skipIf(!HAVE_REAL)(
+  'edit: new metadata, data byte for byte (so sshs_model_hash still holds), in place; a typo in --delete changes nothing',
+  async () => {
+    const { copyFile, readFile: read } = await import('node:fs/promises');
+    const file = join(dir, 'lokr.safetensors');
+    await copyFile(join(REAL_DIR, 'kohya_lycoris_lokr_dim4_f16.safetensors'), file);
+    const before = await read(file);
+    const edited = await run(
+      'edit',
+      file,
+      '--set',
+      'modelspec.title=A = B',
+      '--delete',
+      'ss_tag_frequency',
+      '-o',
+      file,
+    );
+    expect(edited.code).toBe(0);
+    expect(edited.stdout).toMatch(
+      /^wrote .*lokr\.safetensors: 61 metadata keys, set modelspec\.title, deleted ss_tag_frequency; the 403,452 bytes of tensor data are unchanged$/m,
+    );
+    const json = JSON.parse((await run('inspect', '--json', file)).stdout);
+    expect(json.report.loadable).toBe(true);
+    expect(json.metadata['modelspec.title']).toBe('A = B');
+    expect(json.metadata.ss_tag_frequency).toBeUndefined();
+    const hashed = JSON.parse((await run('hash', '--json', file)).stdout)[0];
+    expect(hashed.checks.find((c) => c.key === 'sshs_model_hash').match).toBe(true);
+    const dataOf = (bytes) => bytes.subarray(8 + Number(bytes.readBigUInt64LE(0)));
+    expect(
+      createHash('sha256')
+        .update(dataOf(await read(file)))
+        .digest('hex'),
+    ).toBe(createHash('sha256').update(dataOf(before)).digest('hex'));
+    const after = await read(file);
+    const typo = await run('edit', file, '--delete', 'no_such_key', '-o', file);
+    expect([typo.code, typo.stderr]).toEqual([1, expect.stringContaining('no such key')]);
+    expect(await read(file)).toEqual(after);
+    expect((await run('edit', file, '--set', 'novalue')).code).toBe(2);
+    const bare = join(dir, 'bare.safetensors');
+    expect((await run('edit', file, '--clear', '-o', bare)).code).toBe(0);
+    expect(JSON.parse((await run('inspect', '--json', bare)).stdout).metadata).toEqual({});
+  },
+);
 
 test.skipIf(!HAVE_REAL)('convert: GPT-2 to F16 and back to the same card; bad arguments are usage errors', async () => {
   const out = join(dir, 'gpt2-f16.safetensors');
-  const converted = await run('convert', join(REAL_DIR, 'transformers_gpt2_tiny_f32.safetensors'), '--to', 'f16', '-o', out);
+  const converted = await run(
+    'convert',
+    join(REAL_DIR, 'transformers_gpt2_tiny_f32.safetensors'),
+    '--to',
+    'f16',
+    '-o',
+    out,
+  );
   expect(converted.code).toBe(0);
-  expect(converted.stdout).toMatch(/^wrote .*gpt2-f16\.safetensors: 52 of 52 tensors converted to F16, 949,792 -> \d[\d,]* bytes$/m);
+  expect(converted.stdout).toMatch(
+    /^wrote .*gpt2-f16\.safetensors: 52 of 52 tensors converted to F16, 949,792 -> \d[\d,]* bytes$/m,
+  );
   const json = JSON.parse((await run('inspect', '--json', out)).stdout);
   expect(json.report.loadable).toBe(true);
   expect(new Set(json.tensors.map((t) => t.dtype))).toEqual(new Set(['F16']));
-  const before = JSON.parse((await run('inspect', '--json', join(REAL_DIR, 'transformers_gpt2_tiny_f32.safetensors'))).stdout);
+  const before = JSON.parse(
+    (await run('inspect', '--json', join(REAL_DIR, 'transformers_gpt2_tiny_f32.safetensors'))).stdout,
+  );
   expect(json.card.parameters.total).toBe(before.card.parameters.total);
   expect((await run('convert', out, '--to', 'f8', '-o', join(dir, 'x.safetensors'))).code).toBe(2);
-  expect((await run('convert', join(dir, 'missing.safetensors'), '--to', 'bf16', '-o', join(dir, 'x.safetensors'))).code).toBe(1);
+  expect(
+    (await run('convert', join(dir, 'missing.safetensors'), '--to', 'bf16', '-o', join(dir, 'x.safetensors'))).code,
+  ).toBe(1);
 });

@@ -30,8 +30,12 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-const file = writeSafetensors([{ name: 'w', dtype: 'F16', shape: [4], data: new Uint8Array([0, 0x3c, 0, 0xc0, 0, 0, 0, 0]) }]);
-const trap = () => { throw new WebAssembly.RuntimeError('unreachable'); };
+const file = writeSafetensors([
+  { name: 'w', dtype: 'F16', shape: [4], data: new Uint8Array([0, 0x3c, 0, 0xc0, 0, 0, 0, 0]) },
+]);
+const trap = () => {
+  throw new WebAssembly.RuntimeError('unreachable');
+};
 
 // Runs `fn` with `target[name]` replaced by `fake` (target: a loaded core's module, or an object).
 async function withFake(target, name, fake, fn) {
@@ -85,7 +89,9 @@ describe('loading', () => {
     const table = new Uint8Array(16);
     new DataView(table.buffer).setUint32(0, 1, true);
     new DataView(table.buffer).setFloat64(8, 1, true);
-    expect(() => decodeCoreTables(table)).toThrow(expect.objectContaining({ name: 'SafetensorsError', code: 'InternalError' }));
+    expect(() => decodeCoreTables(table)).toThrow(
+      expect.objectContaining({ name: 'SafetensorsError', code: 'InternalError' }),
+    );
   });
 });
 
@@ -101,15 +107,20 @@ describe('the guard around every wasm call', () => {
       live.add(ptr);
       return ptr;
     };
-    const tracked = (ptr) => { live.delete(ptr); free(ptr); };
-    await withFake(core, '_malloc', limited, () => withFake(core, '_free', tracked, async () => {
-      const decode = await st.getTensor('w').catch((e) => e);
-      expect(decode).toMatchObject({ name: 'SafetensorsError', code: 'OutOfMemory' });
-      expect(decode.message).toContain('conversion input buffer');
-      const scan = await validateSafetensors(file, { scanData: true }).catch((e) => e);
-      expect(scan).toMatchObject({ name: 'SafetensorsError', code: 'OutOfMemory' });
-      expect(scan.message).toContain('data scan buffer');
-    }));
+    const tracked = (ptr) => {
+      live.delete(ptr);
+      free(ptr);
+    };
+    await withFake(core, '_malloc', limited, () =>
+      withFake(core, '_free', tracked, async () => {
+        const decode = await st.getTensor('w').catch((e) => e);
+        expect(decode).toMatchObject({ name: 'SafetensorsError', code: 'OutOfMemory' });
+        expect(decode.message).toContain('conversion input buffer');
+        const scan = await validateSafetensors(file, { scanData: true }).catch((e) => e);
+        expect(scan).toMatchObject({ name: 'SafetensorsError', code: 'OutOfMemory' });
+        expect(scan.message).toContain('data scan buffer');
+      }),
+    );
     expect(live.size).toBe(0);
     expect(await initSafetensors()).toBe(core); // not a trap: the module stays
     expect(await st.getTensor('w')).toEqual(new Float32Array([1, -2, 0, 0]));
@@ -132,7 +143,9 @@ describe('the guard around every wasm call', () => {
   test('a trap in the data scanner: InternalError, then a fresh module that scans', async () => {
     const core = await initSafetensors();
     const scanner = core.module._HeapScanner.prototype;
-    const error = await withFake(scanner, 'feed', trap, () => validateSafetensors(file, { scanData: true }).catch((e) => e));
+    const error = await withFake(scanner, 'feed', trap, () =>
+      validateSafetensors(file, { scanData: true }).catch((e) => e),
+    );
     expect(error).toMatchObject({ name: 'SafetensorsError', code: 'InternalError' });
     expect(await initSafetensors()).not.toBe(core);
     expect((await validateSafetensors(file, { scanData: true })).dataScan.tensors).toHaveLength(1);

@@ -8,12 +8,30 @@ import { DTYPE_ORDER, pseudoRandomBytes, writeSafetensors } from '../../tools/wr
 import { layoutFile, rawFile, recordingSource } from './fixtures.js';
 import { referenceDecode } from './reference_decode.js';
 
-const BYTES = { BOOL: 1, F4: 1, F6_E2M3: 3, F6_E3M2: 3, I16: 2, U16: 2, F16: 2, BF16: 2, I32: 4, U32: 4, F32: 4, C64: 8, F64: 8, I64: 8, U64: 8 };
+const BYTES = {
+  BOOL: 1,
+  F4: 1,
+  F6_E2M3: 3,
+  F6_E3M2: 3,
+  I16: 2,
+  U16: 2,
+  F16: 2,
+  BF16: 2,
+  I32: 4,
+  U32: 4,
+  F32: 4,
+  C64: 8,
+  F64: 8,
+  I64: 8,
+  U64: 8,
+};
 const bytesPer = (dtype) => BYTES[dtype] ?? 1;
-const elementsOf = (dtype, byteLength) => (dtype === 'F4' ? byteLength * 2 : dtype.startsWith('F6_') ? (byteLength / 3) * 4 : byteLength / bytesPer(dtype));
+const elementsOf = (dtype, byteLength) =>
+  dtype === 'F4' ? byteLength * 2 : dtype.startsWith('F6_') ? (byteLength / 3) * 4 : byteLength / bytesPer(dtype);
 
 function expectedCounts(dtype, bytes) {
-  if (dtype.startsWith('F6_')) return { nan: 0, posInf: 0, negInf: 0, allZero: bytes.byteLength > 0 && bytes.every((b) => b === 0) };
+  if (dtype.startsWith('F6_'))
+    return { nan: 0, posInf: 0, negInf: 0, allZero: bytes.byteLength > 0 && bytes.every((b) => b === 0) };
   const values = referenceDecode(dtype, bytes);
   const count = (f) => values.reduce((n, v) => n + (f(v) ? 1 : 0), 0);
   return {
@@ -32,12 +50,23 @@ function scanFile() {
     const unit = bytesPer(dtype);
     const random = pseudoRandomBytes(unit * 301, i + 1);
     const zeros = new Uint8Array(unit * 40);
-    if (['F16', 'BF16', 'F32', 'F64', 'C64'].includes(dtype)) for (let at = unit - 1; at < zeros.length; at += 2 * unit) zeros[at] = 0x80;
+    if (['F16', 'BF16', 'F32', 'F64', 'C64'].includes(dtype))
+      for (let at = unit - 1; at < zeros.length; at += 2 * unit) zeros[at] = 0x80;
     if (['F8_E5M2', 'F8_E4M3'].includes(dtype)) zeros.fill(0x80, 0, 5);
     if (dtype === 'F4') zeros.fill(0x88, 0, 5);
     const big = pseudoRandomBytes(unit * (Math.floor(SCAN_SCRATCH_BYTES / unit) + 7), i + 100);
-    for (const [name, data] of [['random', random], ['zeros', zeros], ['big', big]]) {
-      tensors.push({ name: `${dtype}.${name}`, dtype, shape: [elementsOf(dtype, data.byteLength)], data, gap: 1 + (i % 3) });
+    for (const [name, data] of [
+      ['random', random],
+      ['zeros', zeros],
+      ['big', big],
+    ]) {
+      tensors.push({
+        name: `${dtype}.${name}`,
+        dtype,
+        shape: [elementsOf(dtype, data.byteLength)],
+        data,
+        gap: 1 + (i % 3),
+      });
     }
   }
   tensors.push({ name: 'empty', dtype: 'F32', shape: [0, 3], data: new Uint8Array(0) });
@@ -76,10 +105,17 @@ describe('data scan', () => {
       },
     });
     const big = (dtype, seed) => pseudoRandomBytes(3 * READ_CHUNK_BYTES + 6, seed);
-    const a = layoutFile([{ name: 'a', dtype: 'F16', shape: [(3 * READ_CHUNK_BYTES + 6) / 2], data: big('F16', 5), gap: 1 }]);
-    const b = layoutFile([{ name: 'b', dtype: 'BF16', shape: [(3 * READ_CHUNK_BYTES + 6) / 2], data: big('BF16', 6), gap: 3 }]);
+    const a = layoutFile([
+      { name: 'a', dtype: 'F16', shape: [(3 * READ_CHUNK_BYTES + 6) / 2], data: big('F16', 5), gap: 1 },
+    ]);
+    const b = layoutFile([
+      { name: 'b', dtype: 'BF16', shape: [(3 * READ_CHUNK_BYTES + 6) / 2], data: big('BF16', 6), gap: 3 },
+    ]);
     const alone = [await validateSafetensors(a, { scanData: true }), await validateSafetensors(b, { scanData: true })];
-    const together = await Promise.all([validateSafetensors(interleaved(a), { scanData: true }), validateSafetensors(interleaved(b), { scanData: true })]);
+    const together = await Promise.all([
+      validateSafetensors(interleaved(a), { scanData: true }),
+      validateSafetensors(interleaved(b), { scanData: true }),
+    ]);
     expect(together.map((r) => r.dataScan)).toEqual(alone.map((r) => r.dataScan));
     expect(alone[0].dataScan.tensors[1].nan).toBeGreaterThan(0);
   });
@@ -114,12 +150,19 @@ describe('data scan', () => {
 
   test('progress rises to the data size; abort stops the scan with AbortError', async () => {
     const seen = [];
-    await validateSafetensors(new Blob([file]), { scanData: true, onProgress: (done, total) => seen.push([done, total]) });
+    await validateSafetensors(new Blob([file]), {
+      scanData: true,
+      onProgress: (done, total) => seen.push([done, total]),
+    });
     const total = seen[0][1];
     expect(seen.at(-1)).toEqual([total, total]);
     for (let i = 1; i < seen.length; i++) expect(seen[i][0]).toBeGreaterThan(seen[i - 1][0]);
     const controller = new AbortController();
-    const run = validateSafetensors(new Blob([file]), { scanData: true, signal: controller.signal, onProgress: () => controller.abort() });
+    const run = validateSafetensors(new Blob([file]), {
+      scanData: true,
+      signal: controller.signal,
+      onProgress: () => controller.abort(),
+    });
     await expect(run).rejects.toMatchObject({ name: 'AbortError' });
     await expect(validateSafetensors(file, { scanData: 'yes' })).rejects.toThrow(TypeError);
   });
@@ -142,13 +185,20 @@ describe('data scan', () => {
         const out = new Uint8Array(length);
         if (offset < prefix.byteLength) out.set(prefix.subarray(offset, offset + length));
         // One BF16 NaN (0x7FC0) in tensor b, past 2^32: the scan must find it exactly there.
-        for (const [at, byte] of [[nanAt, 0xc0], [nanAt + 1, 0x7f]]) if (at >= offset && at < offset + length) out[at - offset] = byte;
+        for (const [at, byte] of [
+          [nanAt, 0xc0],
+          [nanAt + 1, 0x7f],
+        ])
+          if (at >= offset && at < offset + length) out[at - offset] = byte;
         return out;
       },
     };
     const nanAt = prefix.byteLength + 2 ** 32 + 10;
     const report = await validateSafetensors(source, { scanData: true });
-    expect(report.dataScan.tensors.map((t) => [t.allZero, t.nan])).toEqual([[true, 0], [false, 1]]);
+    expect(report.dataScan.tensors.map((t) => [t.allZero, t.nan])).toEqual([
+      [true, 0],
+      [false, 1],
+    ]);
     expect(report.dataScan.bytes).toBe(size);
     expect(maxRead).toBeLessThanOrEqual(READ_CHUNK_BYTES);
     expect(maxInFlight).toBeLessThanOrEqual(2);

@@ -76,9 +76,17 @@ describe('other dtypes', () => {
     F64: new Float64Array([1 + 2 ** -24, 1e300, -0, 5e-324]),
     C64: new Float32Array([1, -2, 3.5, -0]),
   };
-  const file = layoutFile(Object.entries(extremes).map(([dtype, values], i) => ({
-    name: dtype, dtype, shape: dtype === 'C64' ? [2] : [4], data: bytesOf(values), gap: i % 2 ? 3 : 1,
-  })).concat([{ name: 'BOOL', dtype: 'BOOL', shape: [2, 3], data: new Uint8Array([0, 1, 2, 255, 0, 128]), gap: 5 }]));
+  const file = layoutFile(
+    Object.entries(extremes)
+      .map(([dtype, values], i) => ({
+        name: dtype,
+        dtype,
+        shape: dtype === 'C64' ? [2] : [4],
+        data: bytesOf(values),
+        gap: i % 2 ? 3 : 1,
+      }))
+      .concat([{ name: 'BOOL', dtype: 'BOOL', shape: [2, 3], data: new Uint8Array([0, 1, 2, 255, 0, 128]), gap: 5 }]),
+  );
 
   test('native arrays keep the values exactly, at odd offsets', async () => {
     const st = await openSafetensors(file);
@@ -94,12 +102,16 @@ describe('other dtypes', () => {
     const st = await openSafetensors(file);
     for (const dtype of ['I32', 'U32', 'I16', 'U16', 'I8', 'U8', 'F32', 'F64', 'C64', 'BOOL']) {
       const got = await st.getTensor(dtype, { as: 'float32' });
-      const want = referenceDecode(dtype, bytesOf(dtype === 'BOOL' ? new Uint8Array([0, 1, 2, 255, 0, 128]) : extremes[dtype]), true);
+      const want = referenceDecode(
+        dtype,
+        bytesOf(dtype === 'BOOL' ? new Uint8Array([0, 1, 2, 255, 0, 128]) : extremes[dtype]),
+        true,
+      );
       expect(got).toBeInstanceOf(Float32Array);
       expect(firstMismatch(got, want), dtype).toBe(-1);
     }
-    expect([...await st.getTensor('I64', { as: 'float32' })]).toEqual([-(2 ** 63), 2 ** 63, -1, 0]);
-    expect([...await st.getTensor('U64', { as: 'float32' })]).toEqual([0, 2 ** 64, 2 ** 53, 1]);
+    expect([...(await st.getTensor('I64', { as: 'float32' }))]).toEqual([-(2 ** 63), 2 ** 63, -1, 0]);
+    expect([...(await st.getTensor('U64', { as: 'float32' }))]).toEqual([0, 2 ** 64, 2 ** 53, 1]);
     expect(bigintToFloat32(2n ** 24n + 1n)).toBe(2 ** 24); // tie to even
     expect(bigintToFloat32(2n ** 24n + 3n)).toBe(2 ** 24 + 4);
   });
@@ -109,18 +121,24 @@ describe('other dtypes', () => {
     const st = await openSafetensors(f6);
     expect(await st.getTensor('six')).toEqual(new Uint8Array([1, 2, 3]));
     expect(await st.getTensor('six', { as: 'raw' })).toEqual(new Uint8Array([1, 2, 3]));
-    await expect(st.getTensor('six', { as: 'float32' })).rejects.toMatchObject({ name: 'SafetensorsError', code: 'UnsupportedConversion', tensor: 'six' });
+    await expect(st.getTensor('six', { as: 'float32' })).rejects.toMatchObject({
+      name: 'SafetensorsError',
+      code: 'UnsupportedConversion',
+      tensor: 'six',
+    });
     const other = await openSafetensors(file);
     expect(await other.getTensor('I16', { as: 'raw' })).toEqual(bytesOf(extremes.I16));
   });
 
   test('a scalar gives one element; empty tensors give empty arrays', async () => {
-    const st = await openSafetensors(layoutFile([
-      { name: 's', dtype: 'F16', shape: [], data: new Uint8Array([0x00, 0x3c]), gap: 1 },
-      { name: 'e', dtype: 'F32', shape: [0], data: new Uint8Array(0) },
-      { name: 'e2', dtype: 'BF16', shape: [3, 0, 2], data: new Uint8Array(0) },
-      { name: 'e3', dtype: 'I64', shape: [0], data: new Uint8Array(0) },
-    ]));
+    const st = await openSafetensors(
+      layoutFile([
+        { name: 's', dtype: 'F16', shape: [], data: new Uint8Array([0x00, 0x3c]), gap: 1 },
+        { name: 'e', dtype: 'F32', shape: [0], data: new Uint8Array(0) },
+        { name: 'e2', dtype: 'BF16', shape: [3, 0, 2], data: new Uint8Array(0) },
+        { name: 'e3', dtype: 'I64', shape: [0], data: new Uint8Array(0) },
+      ]),
+    );
     expect(await st.getTensor('s')).toEqual(new Float32Array([1]));
     expect(await st.getTensor('e')).toEqual(new Float32Array(0));
     expect(await st.getTensor('e3')).toEqual(new BigInt64Array(0));
@@ -133,13 +151,15 @@ describe('other dtypes', () => {
 describe('rows', () => {
   const values = new Float32Array(Array.from({ length: 24 }, (_, i) => i - 3.5));
   const halfs = pseudoRandomBytes(48, 7);
-  const file = layoutFile([
-    { name: 'm', dtype: 'F32', shape: [6, 4], data: bytesOf(values), gap: 3 },
-    { name: 'h', dtype: 'BF16', shape: [6, 4], data: halfs, gap: 1 },
-    { name: 'q', dtype: 'F4', shape: [3, 3], data: new Uint8Array([0x21, 0x43, 0x65, 0x87, 0x19]), gap: 1 },
-    { name: 'q2', dtype: 'F4', shape: [2, 2], data: new Uint8Array([0x21, 0x43]) },
-    { name: 's', dtype: 'U8', shape: [], data: new Uint8Array([1]) },
-  ].map((t) => (t.name === 'q' ? { ...t, shape: [5, 2] } : t)));
+  const file = layoutFile(
+    [
+      { name: 'm', dtype: 'F32', shape: [6, 4], data: bytesOf(values), gap: 3 },
+      { name: 'h', dtype: 'BF16', shape: [6, 4], data: halfs, gap: 1 },
+      { name: 'q', dtype: 'F4', shape: [3, 3], data: new Uint8Array([0x21, 0x43, 0x65, 0x87, 0x19]), gap: 1 },
+      { name: 'q2', dtype: 'F4', shape: [2, 2], data: new Uint8Array([0x21, 0x43]) },
+      { name: 's', dtype: 'U8', shape: [], data: new Uint8Array([1]) },
+    ].map((t) => (t.name === 'q' ? { ...t, shape: [5, 2] } : t)),
+  );
 
   test('reads just the rows asked for', async () => {
     const source = recordingSource(file);
@@ -149,7 +169,9 @@ describe('rows', () => {
     const [offset, length] = source.reads[before];
     expect(length).toBe(32);
     expect(offset).toBe(st.dataStart + st.tensors.find((t) => t.name === 'm').dataOffsets[0] + 32);
-    expect(await st.getTensor('h', { rows: [5, 6] })).toEqual(new Float32Array(referenceDecode('BF16', halfs.subarray(40, 48))));
+    expect(await st.getTensor('h', { rows: [5, 6] })).toEqual(
+      new Float32Array(referenceDecode('BF16', halfs.subarray(40, 48))),
+    );
     expect(await st.getTensor('m', { rows: [3, 3] })).toEqual(new Float32Array(0));
     // Row 1 is byte 0x43: codes 3 (low nibble, first) and 4, i.e. 1.5 and 2.
     expect(await st.getTensor('q2', { rows: [1, 2] })).toEqual(new Float32Array([1.5, 2]));
@@ -163,8 +185,11 @@ describe('rows', () => {
     await expect(st.getTensor('m', { rows: 2 })).rejects.toThrow(TypeError);
     await expect(st.getTensor('s', { rows: [0, 1] })).rejects.toThrow(/scalar/);
     expect(st.tensors.find((t) => t.name === 'q').shape).toEqual([5, 2]);
-    await expect(openSafetensors(layoutFile([{ name: 'odd', dtype: 'F4', shape: [2, 3], data: new Uint8Array(3) }]))
-      .then((f) => f.getTensor('odd', { rows: [1, 2] }))).rejects.toThrow(/inside a byte/);
+    await expect(
+      openSafetensors(layoutFile([{ name: 'odd', dtype: 'F4', shape: [2, 3], data: new Uint8Array(3) }])).then((f) =>
+        f.getTensor('odd', { rows: [1, 2] }),
+      ),
+    ).rejects.toThrow(/inside a byte/);
   });
 });
 
@@ -184,7 +209,12 @@ describe('errors and options', () => {
 
   test('into: fills a given array of the right type and returns a view of it', async () => {
     const bytes = new Uint8Array([0x00, 0x3c, 0x00, 0xc0, 0x00, 0x7c, 0x01, 0x00]);
-    const st = await openSafetensors(layoutFile([{ name: 'w', dtype: 'F16', shape: [4], data: bytes }, { name: 'i', dtype: 'I16', shape: [4], data: bytes }]));
+    const st = await openSafetensors(
+      layoutFile([
+        { name: 'w', dtype: 'F16', shape: [4], data: bytes },
+        { name: 'i', dtype: 'I16', shape: [4], data: bytes },
+      ]),
+    );
     const buffer = new Float32Array(6).fill(9);
     const got = await st.getTensor('w', { into: buffer });
     expect(got.buffer).toBe(buffer.buffer);
@@ -218,7 +248,13 @@ describe('errors and options', () => {
   test('a failing read rejects with a ReadError', async () => {
     const cause = new Error('gone');
     let fail = false;
-    const source = { size: file.byteLength, read: async (o, n) => { if (fail) throw cause; return file.subarray(o, o + n); } };
+    const source = {
+      size: file.byteLength,
+      read: async (o, n) => {
+        if (fail) throw cause;
+        return file.subarray(o, o + n);
+      },
+    };
     const st = await openSafetensors(source);
     fail = true;
     await expect(st.getTensor('w')).rejects.toMatchObject({ code: 'ReadError', cause });
@@ -245,7 +281,9 @@ describe('progress and abort across chunks', () => {
     const st = await openSafetensors(source);
     const controller = new AbortController();
     const readsBefore = source.reads.length;
-    const error = await st.getTensor('big', { signal: controller.signal, onProgress: () => controller.abort() }).catch((e) => e);
+    const error = await st
+      .getTensor('big', { signal: controller.signal, onProgress: () => controller.abort() })
+      .catch((e) => e);
     expect(error.name).toBe('AbortError');
     // The first chunk, and at most the one read ahead of it.
     expect(source.reads.length - readsBefore).toBeLessThanOrEqual(2);
@@ -256,7 +294,15 @@ describe('progress and abort across chunks', () => {
     const st = await openSafetensors(new Blob([file]));
     const controller = new AbortController();
     let calls = 0;
-    const error = await st.getTensor('big', { signal: controller.signal, onProgress: () => { calls += 1; controller.abort(); } }).catch((e) => e);
+    const error = await st
+      .getTensor('big', {
+        signal: controller.signal,
+        onProgress: () => {
+          calls += 1;
+          controller.abort();
+        },
+      })
+      .catch((e) => e);
     expect(error.name).toBe('AbortError');
     expect(calls).toBe(1);
   });
@@ -264,31 +310,39 @@ describe('progress and abort across chunks', () => {
 
 describe('chunk boundaries inside elements', () => {
   // Streams deliver chunks of any size; elements split across them must be carried over.
-  test.each(['F16', 'BF16', 'F8_E4M3', 'F64', 'I32', 'F4', 'BOOL', 'C64', 'I64'])('%s through chunks of 1, 3, 7, 1000 and 65537 bytes', async (dtype) => {
-    const { planTensorRead } = await import('../../web/tensors/plan.js');
-    const { decodeTensor } = await import('../../web/tensors/decode.js');
-    const { initSafetensors } = await import('../../web/index.js');
-    const core = await initSafetensors();
-    const bytes = pseudoRandomBytes(3 * 65536 + 24, 11);
-    // Sizes stated here independently of the core's dtype table, on purpose (an oracle).
-    const bits = { F16: 16, BF16: 16, F8_E4M3: 8, F64: 64, I32: 32, F4: 4, BOOL: 8, C64: 64, I64: 64 }[dtype];
-    const tensor = { name: 't', dtype, shape: [(bytes.byteLength * 8) / bits], dataOffsets: [0, bytes.byteLength] };
-    const sizes = [1, 3, 7, 1000, 65537];
-    const source = {
-      async* chunks(offset, length) {
-        for (let at = offset, i = 0; at < offset + length; i++) {
-          const n = Math.min(sizes[i % sizes.length], offset + length - at);
-          yield bytes.slice(at, at + n);
-          at += n;
-        }
-      },
-    };
-    for (const as of ['native', 'float32']) {
-      const plan = planTensorRead(tensor, core.tables.dtypes.find((d) => d.name === dtype), 0, { as });
-      const got = await decodeTensor(core, source, plan, tensor, {});
-      const want = referenceDecode(dtype, bytes, got instanceof Float32Array);
-      expect(got.length).toBe(want.length);
-      expect(firstMismatch(got, want), `${dtype} ${as}`).toBe(-1);
-    }
-  });
+  test.each(['F16', 'BF16', 'F8_E4M3', 'F64', 'I32', 'F4', 'BOOL', 'C64', 'I64'])(
+    '%s through chunks of 1, 3, 7, 1000 and 65537 bytes',
+    async (dtype) => {
+      const { planTensorRead } = await import('../../web/tensors/plan.js');
+      const { decodeTensor } = await import('../../web/tensors/decode.js');
+      const { initSafetensors } = await import('../../web/index.js');
+      const core = await initSafetensors();
+      const bytes = pseudoRandomBytes(3 * 65536 + 24, 11);
+      // Sizes stated here independently of the core's dtype table, on purpose (an oracle).
+      const bits = { F16: 16, BF16: 16, F8_E4M3: 8, F64: 64, I32: 32, F4: 4, BOOL: 8, C64: 64, I64: 64 }[dtype];
+      const tensor = { name: 't', dtype, shape: [(bytes.byteLength * 8) / bits], dataOffsets: [0, bytes.byteLength] };
+      const sizes = [1, 3, 7, 1000, 65537];
+      const source = {
+        async *chunks(offset, length) {
+          for (let at = offset, i = 0; at < offset + length; i++) {
+            const n = Math.min(sizes[i % sizes.length], offset + length - at);
+            yield bytes.slice(at, at + n);
+            at += n;
+          }
+        },
+      };
+      for (const as of ['native', 'float32']) {
+        const plan = planTensorRead(
+          tensor,
+          core.tables.dtypes.find((d) => d.name === dtype),
+          0,
+          { as },
+        );
+        const got = await decodeTensor(core, source, plan, tensor, {});
+        const want = referenceDecode(dtype, bytes, got instanceof Float32Array);
+        expect(got.length).toBe(want.length);
+        expect(firstMismatch(got, want), `${dtype} ${as}`).toBe(-1);
+      }
+    },
+  );
 });

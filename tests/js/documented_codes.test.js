@@ -21,8 +21,14 @@ function union(name) {
 function readmeTable(title) {
   const at = readme.indexOf(`\n${title}\n`);
   expect(at, `README has no heading ${title}`).toBeGreaterThanOrEqual(0);
-  const rows = readme.slice(at).split('\n\n').find((block) => block.startsWith('|')) ?? '';
-  return new Set(rows.split('\n').flatMap((row) => [...(row.split('|')[1] ?? '').matchAll(/`(\w+)`/g)].map((m) => m[1])));
+  const rows =
+    readme
+      .slice(at)
+      .split('\n\n')
+      .find((block) => block.startsWith('|')) ?? '';
+  return new Set(
+    rows.split('\n').flatMap((row) => [...(row.split('|')[1] ?? '').matchAll(/`(\w+)`/g)].map((m) => m[1])),
+  );
 }
 
 test('every finding code of the core is in FindingCode and in the README findings table, with its severity', async () => {
@@ -48,7 +54,9 @@ test('every reference error kind and dtype of the core is in index.d.ts', async 
 
 test('every SafetensorsError code the package throws is in index.d.ts and in the README errors table', () => {
   const thrown = new Set();
-  for (const name of readdirSync(new URL('../../web/', import.meta.url), { recursive: true }).filter((f) => f.endsWith('.js') && !f.startsWith('wasm'))) {
+  for (const name of readdirSync(new URL('../../web/', import.meta.url), { recursive: true }).filter(
+    (f) => f.endsWith('.js') && !f.startsWith('wasm'),
+  )) {
     for (const m of read(`web/${name}`).matchAll(/new SafetensorsError\('(\w+)'/g)) thrown.add(m[1]);
   }
   expect(thrown.size).toBeGreaterThan(5);
@@ -56,7 +64,11 @@ test('every SafetensorsError code the package throws is in index.d.ts and in the
   const table = readmeTable('### Errors');
   // A reference error kind (the writer's HeaderTooLarge) is documented in the table's first row.
   const kinds = union('ReferenceErrorKind');
-  const kindsRow = readme.slice(readme.indexOf('\n### Errors\n')).split('\n').find((line) => line.startsWith('| *(a reference error kind)*')) ?? '';
+  const kindsRow =
+    readme
+      .slice(readme.indexOf('\n### Errors\n'))
+      .split('\n')
+      .find((line) => line.startsWith('| *(a reference error kind)*')) ?? '';
   for (const code of thrown) {
     if (kinds.has(code)) {
       expect(kindsRow, code).toContain(`\`${code}\``);
@@ -71,15 +83,32 @@ test('the array each dtype gives (as: native) is the one NativeArrays and the RE
   const { tables } = await initSafetensors();
   const tensorTypes = read('web/tensors/types.d.ts');
   const body = tensorTypes.slice(tensorTypes.indexOf('export interface NativeArrays {'));
-  const declared = new Map([...body.slice(0, body.indexOf('\n}')).matchAll(/(\w+): (\w+Array);/g)].map((m) => [m[1], m[2]]));
+  const declared = new Map(
+    [...body.slice(0, body.indexOf('\n}')).matchAll(/(\w+): (\w+Array);/g)].map((m) => [m[1], m[2]]),
+  );
   const at = readme.indexOf('\n### `st.getTensor(');
-  const rows = readme.slice(at).split('\n\n').find((block) => block.startsWith('| dtype')).split('\n').slice(2);
-  const cells = rows.map((row) => row.split('|').map((c) => c.trim()).slice(1, -1));
+  const rows = readme
+    .slice(at)
+    .split('\n\n')
+    .find((block) => block.startsWith('| dtype'))
+    .split('\n')
+    .slice(2);
+  const cells = rows.map((row) =>
+    row
+      .split('|')
+      .map((c) => c.trim())
+      .slice(1, -1),
+  );
   for (const dtype of tables.dtypes) {
     const tensor = { name: 't', shape: [0], dataOffsets: /** @type {[number, number]} */ ([0, 0]) };
     const plan = planTensorRead(tensor, dtype, 8, { as: 'native' });
     expect(declared.get(dtype.name), dtype.name).toBe(plan.ArrayType.name);
-    const row = cells.filter(([names]) => names.split(',').map((n) => n.trim()).includes(dtype.name));
+    const row = cells.filter(([names]) =>
+      names
+        .split(',')
+        .map((n) => n.trim())
+        .includes(dtype.name),
+    );
     expect(row, `README getTensor table row of ${dtype.name}`).toHaveLength(1);
     const [, native] = row[0];
     if (native === 'their own typed array') expect(plan.kind, dtype.name).toBe('copy');
@@ -94,7 +123,10 @@ test('the model card has exactly the fields ModelCard declares', async () => {
   const block = body.slice(0, body.indexOf('\n}'));
   // Fields at the interface's own indentation (two spaces), not those of nested object types.
   const declared = [...block.matchAll(/^ {2}(\w+)\??:/gm)].map((m) => m[1]);
-  const file = await serializeSafetensors({ 'lora_unet_a.lora_down.weight': { dtype: 'F32', shape: [1], data: new Float32Array(1) } }, { metadata: { ss_output_name: 'x' } });
+  const file = await serializeSafetensors(
+    { 'lora_unet_a.lora_down.weight': { dtype: 'F32', shape: [1], data: new Float32Array(1) } },
+    { metadata: { ss_output_name: 'x' } },
+  );
   const card = await (await openSafetensors(file)).describe();
   expect(Object.keys(card).sort()).toEqual(declared.sort());
 });

@@ -50,11 +50,15 @@ export function recordingSource(bytes, size = bytes.byteLength) {
  * @param {{ name: string, dtype: string, shape: number[], data: Uint8Array, gap?: number }[]} tensors
  */
 export function layoutFile(tensors) {
-  const all = tensors.flatMap((t) => (t.gap ? [{ name: `${t.name}.gap`, dtype: 'U8', shape: [t.gap], data: new Uint8Array(t.gap).fill(0xee) }, t] : [t]));
+  const all = tensors.flatMap((t) =>
+    t.gap ? [{ name: `${t.name}.gap`, dtype: 'U8', shape: [t.gap], data: new Uint8Array(t.gap).fill(0xee) }, t] : [t],
+  );
   let offset = 0;
   const entries = [];
   for (const t of all) {
-    entries.push(`${JSON.stringify(t.name)}:{"dtype":"${t.dtype}","shape":${JSON.stringify(t.shape)},"data_offsets":[${offset},${offset + t.data.byteLength}]}`);
+    entries.push(
+      `${JSON.stringify(t.name)}:{"dtype":"${t.dtype}","shape":${JSON.stringify(t.shape)},"data_offsets":[${offset},${offset + t.data.byteLength}]}`,
+    );
     offset += t.data.byteLength;
   }
   const data = new Uint8Array(offset);

@@ -16,8 +16,12 @@ const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
 const EMPTY = sha256(new Uint8Array(0));
 
 let dir;
-beforeAll(async () => { dir = await mkdtemp(join(tmpdir(), 'stw-hash-')); });
-afterAll(async () => { if (dir) await rm(dir, { recursive: true, force: true }); });
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'stw-hash-'));
+});
+afterAll(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
 
 /** A file of `n` random bytes of tensor data in three tensors (one empty), with metadata. */
 function craftedFile(n, metadata = null) {
@@ -38,9 +42,11 @@ function expected(file) {
   const data = sha256(file.subarray(dataStart));
   const { offset, length } = AUTOV1_WINDOW;
   return {
-    sha256: whole, autoV2: whole.slice(0, 10),
+    sha256: whole,
+    autoV2: whole.slice(0, 10),
     autoV1: file.byteLength >= offset + length ? sha256(file.subarray(offset, offset + length)).slice(0, 8) : null,
-    dataSha256: data, autoV3: data.slice(0, 12),
+    dataSha256: data,
+    autoV3: data.slice(0, 12),
   };
 }
 
@@ -92,7 +98,7 @@ describe('st.hash()', () => {
     await expect(st.hash({ tensors: ['a', 'nope'] })).rejects.toMatchObject({ code: 'TensorNotFound', tensor: 'nope' });
   });
 
-  test('progress ends at the total; an abort rejects with the signal\'s reason', async () => {
+  test("progress ends at the total; an abort rejects with the signal's reason", async () => {
     const file = craftedFile(10 << 20);
     const st = await openSafetensors(new Blob([file]));
     const calls = [];
@@ -112,7 +118,9 @@ describe('st.hash()', () => {
     const st = await openSafetensors(file);
     const result = await st.hash({ tensors: true });
     expect(result).toMatchObject(expected(file));
-    expect(result.tensors.b).toBe(sha256(file.subarray(st.dataStart + st.tensors.find((t) => t.name === 'b').dataOffsets[0])));
+    expect(result.tensors.b).toBe(
+      sha256(file.subarray(st.dataStart + st.tensors.find((t) => t.name === 'b').dataOffsets[0])),
+    );
   });
 
   test('a worker lane and a local lane agree on cuts at any piece boundary', async () => {
@@ -122,7 +130,14 @@ describe('st.hash()', () => {
       const digests = [];
       for (const lane of lanes) {
         const cuts = [];
-        for (const [from, to] of [[0, 1], [1, 64], [64, 65], [65, 65], [65, 99_999], [99_999, 100_000]]) {
+        for (const [from, to] of [
+          [0, 1],
+          [1, 64],
+          [64, 65],
+          [65, 65],
+          [65, 99_999],
+          [99_999, 100_000],
+        ]) {
           await lane.update(bytes.subarray(from, to));
           if (to % 2 === 1 || to === 64) cuts.push(lane.cut());
         }
@@ -161,7 +176,12 @@ describe('embedded hash claims', () => {
   test('a wrong sshs_model_hash is an EmbeddedHashMismatch; a right modelspec.hash_sha256 (0x, uppercase) matches', async () => {
     const plain = craftedFile(2000, { format: 'pt' });
     const { dataSha256 } = expected(plain);
-    const file = craftedFile(2000, { format: 'pt', sshs_model_hash: 'ab'.repeat(32), 'modelspec.hash_sha256': `0x${dataSha256.toUpperCase()}`, ss_sd_model_hash: '12345678' });
+    const file = craftedFile(2000, {
+      format: 'pt',
+      sshs_model_hash: 'ab'.repeat(32),
+      'modelspec.hash_sha256': `0x${dataSha256.toUpperCase()}`,
+      ss_sd_model_hash: '12345678',
+    });
     const st = await openSafetensors(file);
     const result = await st.hash();
     expect(result.dataSha256).toBe(dataSha256); // the data section does not depend on the metadata
@@ -179,12 +199,17 @@ describe('embedded hash claims', () => {
 
   test('claims are compared on as many digits as they have; shorter than 8 or not hex: not compared', async () => {
     const { dataSha256 } = expected(craftedFile(500));
-    const file = craftedFile(500, { sshs_model_hash: dataSha256.slice(0, 12), 'modelspec.hash_sha256': 'zz' + dataSha256.slice(2) });
+    const file = craftedFile(500, {
+      sshs_model_hash: dataSha256.slice(0, 12),
+      'modelspec.hash_sha256': 'zz' + dataSha256.slice(2),
+    });
     const result = await (await openSafetensors(file)).hash();
-    expect(result.checks).toEqual([{ key: 'sshs_model_hash', claimed: dataSha256.slice(0, 12), actual: dataSha256.slice(0, 12), match: true }]);
+    expect(result.checks).toEqual([
+      { key: 'sshs_model_hash', claimed: dataSha256.slice(0, 12), actual: dataSha256.slice(0, 12), match: true },
+    ]);
   });
 
-  test('the claims come from the core\'s analysis: hash() and validateSafetensors({ hash }) never load the card module', async () => {
+  test("the claims come from the core's analysis: hash() and validateSafetensors({ hash }) never load the card module", async () => {
     vi.resetModules(); // a fresh copy of the package: no card module loaded by another test
     const api = await import('../../web/index.js');
     const modules = await import('../../web/core/modules.js');
@@ -213,7 +238,10 @@ describe('embedded hash claims', () => {
       const result = await st.hash();
       expect(result).toMatchObject(expected(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)));
       expect(st.metadata.sshs_model_hash).toBe(result.dataSha256);
-      expect(result.checks.map((c) => [c.key, c.match])).toEqual([['sshs_model_hash', true], ['sshs_legacy_hash', true]]);
+      expect(result.checks.map((c) => [c.key, c.match])).toEqual([
+        ['sshs_model_hash', true],
+        ['sshs_legacy_hash', true],
+      ]);
       expect(result.findings).toEqual([]);
     } finally {
       await handle.close();

@@ -52,7 +52,10 @@ describe('length prefix', () => {
     expect(got).toBe(kind);
     expect(message).toContain(text);
     expect(source.reads).toEqual([[0, 8]]);
-    await expect(openSafetensors(virtualSource(withLength(n), size))).rejects.toMatchObject({ name: 'SafetensorsError', code: kind });
+    await expect(openSafetensors(virtualSource(withLength(n), size))).rejects.toMatchObject({
+      name: 'SafetensorsError',
+      code: kind,
+    });
   });
 });
 
@@ -95,7 +98,10 @@ describe('huge and deep headers', () => {
     const after = await initSafetensors();
     expect(after).not.toBe(before);
     expect(after.heap.buffer.byteLength).toBeLessThanOrEqual(SWOLLEN_HEAP_BYTES);
-    expect((await validateSafetensors(writeSafetensors([{ name: 'w', dtype: 'U8', shape: [1], data: new Uint8Array(1) }]))).loadable).toBe(true);
+    expect(
+      (await validateSafetensors(writeSafetensors([{ name: 'w', dtype: 'U8', shape: [1], data: new Uint8Array(1) }])))
+        .loadable,
+    ).toBe(true);
   }, 60_000);
 
   test('nesting 10,000 deep in an ignored field or in __metadata__: the depth error, no crash', async () => {
@@ -128,7 +134,9 @@ describe('when the core fails', () => {
 
   test('a trap inside the wasm becomes a typed error, and the next call gets a fresh module', async () => {
     const core = await initSafetensors();
-    core.module._analyzeHeader = () => { throw new WebAssembly.RuntimeError('unreachable'); };
+    core.module._analyzeHeader = () => {
+      throw new WebAssembly.RuntimeError('unreachable');
+    };
     const error = await validateSafetensors(file).catch((e) => e);
     expect(error).toMatchObject({ name: 'SafetensorsError', code: 'InternalError' });
     expect(error.cause).toBeInstanceOf(WebAssembly.RuntimeError);
@@ -141,13 +149,18 @@ describe('names and strings', () => {
   test('a 1 MB tensor name and a 1 MB metadata key survive exactly; messages quote them cut short', async () => {
     const name = 'n'.repeat(2 ** 20 - 1) + '\u00e9';
     const key = 'k'.repeat(2 ** 20);
-    const file = rawFile(`{"__metadata__":{${JSON.stringify(key)}:"v"},${JSON.stringify(name)}:{"dtype":"U8","shape":[2],"data_offsets":[0,2]}}`, 2);
+    const file = rawFile(
+      `{"__metadata__":{${JSON.stringify(key)}:"v"},${JSON.stringify(name)}:{"dtype":"U8","shape":[2],"data_offsets":[0,2]}}`,
+      2,
+    );
     const st = await openSafetensors(file);
     expect(st.tensors[0].name).toBe(name);
     expect(st.metadata[key]).toBe('v');
     const unknown = st.findings.find((f) => f.code === 'UnknownMetadataKey');
     expect(unknown.message.length).toBeLessThan(400);
-    const bad = await validateSafetensors(rawFile(`{${JSON.stringify(name)}:{"dtype":"U8","shape":[2],"data_offsets":[0,3]}}`, 3));
+    const bad = await validateSafetensors(
+      rawFile(`{${JSON.stringify(name)}:{"dtype":"U8","shape":[2],"data_offsets":[0,3]}}`, 3),
+    );
     expect(bad.referenceError).toBe('TensorInvalidInfo');
     expect(bad.findings[0].tensor).toBe(name);
     expect(bad.findings[0].message.length).toBeLessThan(300);
@@ -194,7 +207,9 @@ describe('numbers at the edges', () => {
   });
 
   test('element count fits but the size in bits does not (F64 x 2^58)', async () => {
-    const report = await validateSafetensors(rawFile(`{"t":{"dtype":"F64","shape":[${2n ** 58n}],"data_offsets":[0,0]}}`));
+    const report = await validateSafetensors(
+      rawFile(`{"t":{"dtype":"F64","shape":[${2n ** 58n}],"data_offsets":[0,0]}}`),
+    );
     expect(report.referenceError).toBe('ValidationOverflow');
     expect(report.findings[0].message).toContain('size in bits');
   });
@@ -202,7 +217,10 @@ describe('numbers at the edges', () => {
   test('offsets near 2^64 never wrap: the file cannot hold them', async () => {
     // Eight U8 tensors of 2^61 - 1 bytes each end at 2^64 - 8; adding 8 + N would wrap.
     const s = 2n ** 61n - 1n;
-    const parts = Array.from({ length: 8 }, (_, i) => `"t${i}":{"dtype":"U8","shape":[${s}],"data_offsets":[${s * BigInt(i)},${s * BigInt(i + 1)}]}`);
+    const parts = Array.from(
+      { length: 8 },
+      (_, i) => `"t${i}":{"dtype":"U8","shape":[${s}],"data_offsets":[${s * BigInt(i)},${s * BigInt(i + 1)}]}`,
+    );
     const report = await validateSafetensors(rawFile(`{${parts.join(',')}}`, 16));
     expect(report.referenceError).toBe('MetadataIncompleteBuffer');
     expect(report.findings[0].message).toContain('offsets near 2^64');
@@ -225,7 +243,9 @@ class FailingBlob extends Blob {
     if (end <= this.okBytes) return inner;
     return {
       size: inner.size,
-      arrayBuffer: async () => { throw new DOMException('The file could not be read', 'NotReadableError'); },
+      arrayBuffer: async () => {
+        throw new DOMException('The file could not be read', 'NotReadableError');
+      },
       stream: () => {
         const reader = inner.stream().getReader();
         let sent = 0;
@@ -248,15 +268,22 @@ class FailingBlob extends Blob {
   }
 }
 
-const settle = (promise, ms = 10_000) => Promise.race([promise.then(() => 'resolved', (e) => e),
-  new Promise((resolve) => setTimeout(() => resolve('hung'), ms))]);
+const settle = (promise, ms = 10_000) =>
+  Promise.race([
+    promise.then(
+      () => 'resolved',
+      (e) => e,
+    ),
+    new Promise((resolve) => setTimeout(() => resolve('hung'), ms)),
+  ]);
 
 describe('stalled reads', () => {
   const file = writeSafetensors([{ name: 'w', dtype: 'F32', shape: [1 << 20], data: new Uint8Array(4 << 20) }]);
   // Serves the first `good` bytes; any read past them never settles.
   const stalling = (good) => ({
     size: file.byteLength,
-    read: (offset, length) => (offset + length <= good ? Promise.resolve(file.slice(offset, offset + length)) : new Promise(() => {})),
+    read: (offset, length) =>
+      offset + length <= good ? Promise.resolve(file.slice(offset, offset + length)) : new Promise(() => {}),
   });
   const abortSoon = () => AbortSignal.timeout(50);
 

@@ -7,18 +7,30 @@ import { writeSafetensors, pseudoRandomBytes } from '../../tools/write_safetenso
 import { startServer } from './http_server.js';
 import { rejection } from './fixtures.js';
 
-const FILE = writeSafetensors([
-  { name: 'x', dtype: 'F32', shape: [64, 64], data: pseudoRandomBytes(64 * 64 * 4) },
-  { name: 'y', dtype: 'BF16', shape: [300], data: pseudoRandomBytes(600, 2) },
-], { note: 'remote' });
+const FILE = writeSafetensors(
+  [
+    { name: 'x', dtype: 'F32', shape: [64, 64], data: pseudoRandomBytes(64 * 64 * 4) },
+    { name: 'y', dtype: 'BF16', shape: [300], data: pseudoRandomBytes(600, 2) },
+  ],
+  { note: 'remote' },
+);
 // A header longer than a small first read: many tensors with long names.
-const MANY = writeSafetensors(Array.from({ length: 400 }, (_, i) => ({
-  name: `model.layers.${i}.self_attn.q_proj.weight`, dtype: 'F16', shape: [4], data: pseudoRandomBytes(8, i + 3),
-})));
+const MANY = writeSafetensors(
+  Array.from({ length: 400 }, (_, i) => ({
+    name: `model.layers.${i}.self_attn.q_proj.weight`,
+    dtype: 'F16',
+    shape: [4],
+    data: pseudoRandomBytes(8, i + 3),
+  })),
+);
 
 let server;
-beforeAll(async () => { server = await startServer(); });
-afterAll(async () => { await server.close(); });
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => {
+  await server.close();
+});
 beforeEach(() => {
   server.files.clear();
   server.files.set('/m.safetensors', { bytes: FILE, etag: '"v1"' });
@@ -45,7 +57,10 @@ describe('reading over HTTP', () => {
   test('two requests when the header is longer than the first read; reads ask only for their bytes', async () => {
     const st = await openSafetensors(new URL(server.url('/many.safetensors')), { firstRead: 1024 });
     expect(st.tensors).toHaveLength(400);
-    expect(server.log.map((r) => r.range)).toEqual(['bytes=0-1023', `bytes=1024-${8 + Number(new DataView(MANY.buffer).getBigUint64(0, true)) - 1}`]);
+    expect(server.log.map((r) => r.range)).toEqual([
+      'bytes=0-1023',
+      `bytes=1024-${8 + Number(new DataView(MANY.buffer).getBigUint64(0, true)) - 1}`,
+    ]);
     const t = st.tensors.at(-1);
     const begin = MANY.byteLength - (st.tensors.at(-1).dataOffsets[1] - t.dataOffsets[0]);
     await st.getTensor(t.name);
@@ -61,7 +76,10 @@ describe('reading over HTTP', () => {
   });
 
   test('headers reach the server with every request', async () => {
-    const st = await openSafetensors(server.url('/m.safetensors'), { headers: { Authorization: 'Bearer t0k' }, firstRead: 16 });
+    const st = await openSafetensors(server.url('/m.safetensors'), {
+      headers: { Authorization: 'Bearer t0k' },
+      firstRead: 16,
+    });
     await st.getTensor('y');
     expect(server.log.length).toBeGreaterThan(1);
     for (const r of server.log) expect(r.headers.authorization).toBe('Bearer t0k');
@@ -89,7 +107,9 @@ describe('server behaviours', () => {
         }
         res.end();
       };
-      res.on('close', () => { closedEarly = sent < big.byteLength || !res.writableFinished; });
+      res.on('close', () => {
+        closedEarly = sent < big.byteLength || !res.writableFinished;
+      });
       pump();
       return true;
     };
@@ -111,7 +131,12 @@ describe('server behaviours', () => {
     expect(st.tensors.map((t) => t.name)).toEqual(['x', 'y']);
   });
 
-  test.each([[404, /check the URL/], [401, /token/], [403, /token/], [410, /410/]])('%i: HttpError with the status, asked once', async (status, hint) => {
+  test.each([
+    [404, /check the URL/],
+    [401, /token/],
+    [403, /token/],
+    [410, /410/],
+  ])('%i: HttpError with the status, asked once', async (status, hint) => {
     server.answer = (req, res) => {
       res.writeHead(status).end();
       return true;
@@ -172,7 +197,9 @@ describe('server behaviours', () => {
 
   test('a compressed range and a short body are ReadErrors', async () => {
     server.answer = (req, res) => {
-      res.writeHead(206, { 'Content-Range': `bytes 0-99/${FILE.byteLength}`, 'Content-Encoding': 'gzip' }).end(FILE.subarray(0, 100));
+      res
+        .writeHead(206, { 'Content-Range': `bytes 0-99/${FILE.byteLength}`, 'Content-Encoding': 'gzip' })
+        .end(FILE.subarray(0, 100));
       return true;
     };
     const compressed = await rejection(openSafetensors(server.url('/m.safetensors'), { firstRead: 100 }));

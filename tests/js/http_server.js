@@ -48,16 +48,20 @@ export async function startServer({ cors = true } = {}) {
       res.writeHead(416, { 'Content-Range': `bytes */${bytes.byteLength}` }).end();
       return;
     }
-    res.writeHead(206, { 'Content-Range': `bytes ${start}-${end}/${bytes.byteLength}`, 'Content-Length': end - start + 1 });
+    res.writeHead(206, {
+      'Content-Range': `bytes ${start}-${end}/${bytes.byteLength}`,
+      'Content-Length': end - start + 1,
+    });
     res.end(bytes.subarray(start, end + 1));
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
   return Object.assign(state, {
     url: (path) => `http://127.0.0.1:${port}${path}`,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   });
 }

@@ -50,24 +50,42 @@ function random(seed) {
   };
 }
 
-const weightMap = { 'model.embed_tokens.weight': 'model-00001-of-00002.safetensors', 'model.layers.0.mlp.up_proj.weight': 'model-00001-of-00002.safetensors',
-  'model.layers.1.mlp.up_proj.weight': 'model-00002-of-00002.safetensors', 'lm_head.weight': 'model-00002-of-00002.safetensors' };
+const weightMap = {
+  'model.embed_tokens.weight': 'model-00001-of-00002.safetensors',
+  'model.layers.0.mlp.up_proj.weight': 'model-00001-of-00002.safetensors',
+  'model.layers.1.mlp.up_proj.weight': 'model-00002-of-00002.safetensors',
+  'lm_head.weight': 'model-00002-of-00002.safetensors',
+};
 const written = {
-  'transformers (indent 2, sorted keys)': JSON.stringify({ metadata: { total_size: 1234 }, weight_map: Object.fromEntries(Object.entries(weightMap).sort()) }, null, 2),
+  'transformers (indent 2, sorted keys)': JSON.stringify(
+    { metadata: { total_size: 1234 }, weight_map: Object.fromEntries(Object.entries(weightMap).sort()) },
+    null,
+    2,
+  ),
   compact: JSON.stringify({ weight_map: weightMap, metadata: { total_size: 1234, format: 'pt' } }),
   'tabs and CRLF': `{\r\n\t"metadata" : {"total_parameters": 7, "nested": [1, {"a": "}"}]},\r\n\t"weight_map" : {\r\n\t\t"a" : "s1.safetensors" ,\r\n\t\t"b":"s2.safetensors"\r\n\t}\r\n}\r\n`,
-  'no metadata, other members': JSON.stringify({ format: 'pt', weight_map: weightMap, extra: [null, true, false, -1.5e3, 'x\\"y'] }),
+  'no metadata, other members': JSON.stringify({
+    format: 'pt',
+    weight_map: weightMap,
+    extra: [null, true, false, -1.5e3, 'x\\"y'],
+  }),
   'metadata null': '{"metadata": null, "weight_map": {"a": "s.safetensors"}}',
   'empty weight_map': '{"metadata": {}, "weight_map": {}}',
-  'a "__proto__" member and tensor': '{"__proto__": {"x": 1}, "metadata": {"__proto__": 2}, "weight_map": {"__proto__": "s.safetensors", "b": "s.safetensors"}}',
-  'names past U+FFFF, written raw': JSON.stringify({ weight_map: { 'emoji.😀.weight': 's.safetensors', 'é': 't.safetensors' } }),
+  'a "__proto__" member and tensor':
+    '{"__proto__": {"x": 1}, "metadata": {"__proto__": 2}, "weight_map": {"__proto__": "s.safetensors", "b": "s.safetensors"}}',
+  'names past U+FFFF, written raw': JSON.stringify({
+    weight_map: { 'emoji.😀.weight': 's.safetensors', é: 't.safetensors' },
+  }),
   'metadata not an object (read, then refused as the object is)': '{"metadata": "x", "weight_map": {}}',
 };
 const sentBack = {
-  'an escaped name (Python writes non-ASCII as \\u escapes)': '{"weight_map": {"caf\\u00e9.weight": "s.safetensors", "b": "s.safetensors"}}',
+  'an escaped name (Python writes non-ASCII as \\u escapes)':
+    '{"weight_map": {"caf\\u00e9.weight": "s.safetensors", "b": "s.safetensors"}}',
   'an escaped shard name': '{"weight_map": {"a": "dir\\/s.safetensors"}}',
-  'a name that is an array index': '{"weight_map": {"b": "s.safetensors", "10": "s.safetensors", "2": "t.safetensors"}}',
-  'a name there twice (the last value, at the first place)': '{"weight_map": {"a": "s.safetensors", "b": "s.safetensors", "a": "t.safetensors"}}',
+  'a name that is an array index':
+    '{"weight_map": {"b": "s.safetensors", "10": "s.safetensors", "2": "t.safetensors"}}',
+  'a name there twice (the last value, at the first place)':
+    '{"weight_map": {"a": "s.safetensors", "b": "s.safetensors", "a": "t.safetensors"}}',
   'weight_map twice': '{"weight_map": {"a": "s.safetensors"}, "weight_map": {"b": "t.safetensors"}}',
   'metadata twice': '{"metadata": {"total_size": 1}, "metadata": {"total_size": 2}, "weight_map": {}}',
   'a shard that is not a string': '{"weight_map": {"a": 1}}',
@@ -97,7 +115,11 @@ describe('the index scanner agrees with JSON.parse', () => {
       agree(text);
     }
     // The JSON.parse path really ran: its semantics, not a scan's.
-    expect(outcome(sentBack['a name there twice (the last value, at the first place)'])).toMatchObject({ names: ['a', 'b'], shardOf: [0, 1], shards: ['t.safetensors', 's.safetensors'] });
+    expect(outcome(sentBack['a name there twice (the last value, at the first place)'])).toMatchObject({
+      names: ['a', 'b'],
+      shardOf: [0, 1],
+      shards: ['t.safetensors', 's.safetensors'],
+    });
     expect(outcome(sentBack['a name that is an array index']).names).toEqual(['2', '10', 'b']);
   });
 
@@ -116,17 +138,45 @@ describe('the index scanner agrees with JSON.parse', () => {
       byLowBits.set(low, [...(byLowBits.get(low) ?? []), name]);
     }
     const colliding = byLowBits.get(7);
-    const few = Object.fromEntries([...colliding.slice(0, 10), ...Array.from({ length: 90 }, (_, i) => `other.${i}`)].map((n) => [n, 's.safetensors']));
+    const few = Object.fromEntries(
+      [...colliding.slice(0, 10), ...Array.from({ length: 90 }, (_, i) => `other.${i}`)].map((n) => [
+        n,
+        's.safetensors',
+      ]),
+    );
     expect(scanIndex(JSON.stringify({ weight_map: few }))).not.toBeNull(); // ten in a chain: compared, all distinct
     agree(JSON.stringify({ weight_map: few }));
-    const pile = Object.fromEntries([...colliding, ...Array.from({ length: 30 }, (_, i) => `other.${i}`)].map((n) => [n, 's.safetensors']));
+    const pile = Object.fromEntries(
+      [...colliding, ...Array.from({ length: 30 }, (_, i) => `other.${i}`)].map((n) => [n, 's.safetensors']),
+    );
     expect(scanIndex(JSON.stringify({ weight_map: pile }))).toBeNull(); // 70 in a chain: past the probe limit
     agree(JSON.stringify({ weight_map: pile }));
   });
 
   test('3,000 seeded mutations of written indexes: the same outcome as JSON.parse every time', () => {
     const next = random(20261123);
-    const pieces = ['"', '\\', '{', '}', '[', ']', ',', ':', ' ', '\n', '0', '1', 'a', 'é', '\u0001', 'true', 'null', '"a"', '"weight_map"', '"metadata"'];
+    const pieces = [
+      '"',
+      '\\',
+      '{',
+      '}',
+      '[',
+      ']',
+      ',',
+      ':',
+      ' ',
+      '\n',
+      '0',
+      '1',
+      'a',
+      'é',
+      '\u0001',
+      'true',
+      'null',
+      '"a"',
+      '"weight_map"',
+      '"metadata"',
+    ];
     const bases = Object.values(written);
     let scanned = 0;
     for (let n = 0; n < 3000; n++) {
@@ -144,9 +194,15 @@ describe('the index scanner agrees with JSON.parse', () => {
     expect(scanned).toBeGreaterThan(300); // the scanner's own path was exercised, not just the fallback
   });
 
-  test.skipIf(!HAVE_REAL)('the real sharded model\'s index is read by the scanner', async () => {
+  test.skipIf(!HAVE_REAL)("the real sharded model's index is read by the scanner", async () => {
     const dir = join(REAL_DIR, 'sharded');
-    const text = await readFile(join(dir, (await readdir(dir)).find((f) => f.endsWith('.index.json'))), 'utf8');
+    const text = await readFile(
+      join(
+        dir,
+        (await readdir(dir)).find((f) => f.endsWith('.index.json')),
+      ),
+      'utf8',
+    );
     expect(scanIndex(text)).not.toBeNull();
     agree(text);
   });

@@ -4,7 +4,13 @@ import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { initSafetensors, isPipelineSource, openSafetensors, openSafetensorsIndex, openSafetensorsPipeline } from '../../web/index.js';
+import {
+  initSafetensors,
+  isPipelineSource,
+  openSafetensors,
+  openSafetensorsIndex,
+  openSafetensorsPipeline,
+} from '../../web/index.js';
 import { loadCardModule } from '../../web/core/modules.js';
 import { PIPELINE_CONFIG, unetTensors, writePipelineCase } from '../../tools/pipeline_case.js';
 import { writeSafetensors } from '../../tools/write_safetensors.js';
@@ -27,7 +33,8 @@ async function pickedFolder(dir, top = 'pipeline') {
 }
 
 /** What a pipeline is, in a form two ways of opening it can be compared by. */
-const summary = (p) => p.components.map((c) => [c.name, c.weights, c.path, c.report?.loadable ?? null, c.model?.tensors.length ?? null]);
+const summary = (p) =>
+  p.components.map((c) => [c.name, c.weights, c.path, c.report?.loadable ?? null, c.model?.tensors.length ?? null]);
 
 describe('diffusers pipelines', () => {
   let work;
@@ -37,7 +44,8 @@ describe('diffusers pipelines', () => {
     work = await mkdtemp(join(tmpdir(), 'st-pipeline-'));
     dir = await writePipelineCase(join(work, 'pipeline'), HAVE_REAL ? SHARDED : null);
     server = await startServer();
-    for (const file of await pickedFolder(dir)) server.files.set(`/${file.webkitRelativePath}`, { bytes: new Uint8Array(await file.arrayBuffer()), etag: '"1"' });
+    for (const file of await pickedFolder(dir))
+      server.files.set(`/${file.webkitRelativePath}`, { bytes: new Uint8Array(await file.arrayBuffer()), etag: '"1"' });
   });
   afterAll(async () => {
     await server.close();
@@ -66,15 +74,23 @@ describe('diffusers pipelines', () => {
     expect(p.loadable).toBe(false);
     // The components' models read like any file or sharded model.
     const unet = p.components.find((c) => c.name === 'unet').model;
-    expect(Array.from(await unet.getTensor('conv_in.bias'))).toEqual(Array.from(new Float32Array(new Uint8Array(32).fill(1).buffer)));
-    expect((await unet.describe()).family?.id ?? null).toBe((await (await openSafetensors(await readFile(join(dir, 'unet', 'diffusion_pytorch_model.safetensors')))).describe()).family?.id ?? null);
+    expect(Array.from(await unet.getTensor('conv_in.bias'))).toEqual(
+      Array.from(new Float32Array(new Uint8Array(32).fill(1).buffer)),
+    );
+    expect((await unet.describe()).family?.id ?? null).toBe(
+      (
+        await (
+          await openSafetensors(await readFile(join(dir, 'unet', 'diffusion_pytorch_model.safetensors')))
+        ).describe()
+      ).family?.id ?? null,
+    );
     const textEncoder = p.components.find((c) => c.name === 'text_encoder').model;
     expect(textEncoder.tensors).toEqual(encoder.tensors);
     const first = encoder.tensors[0].name;
     expect(await textEncoder.getTensor(first)).toEqual(await encoder.getTensor(first));
   });
 
-  test('each component\'s card is built once: describing it again runs nothing in the core or the card module', async () => {
+  test("each component's card is built once: describing it again runs nothing in the core or the card module", async () => {
     const p = await openSafetensorsPipeline(dir);
     for (const name of ['unet', 'text_encoder']) {
       const { model } = p.components.find((c) => c.name === name);
@@ -95,7 +111,11 @@ describe('diffusers pipelines', () => {
   test('a variant opens the variant files; a component without one is missing, saying what its folder holds', async () => {
     const p = await openSafetensorsPipeline(join(dir, 'model_index.json'), { variant: 'fp16' });
     const unet = p.components.find((c) => c.name === 'unet');
-    expect([unet.weights, unet.path, unet.model.tensors.map((t) => t.dtype)]).toEqual(['file', 'unet/diffusion_pytorch_model.fp16.safetensors', ['F16', 'F16', 'F16', 'F16']]);
+    expect([unet.weights, unet.path, unet.model.tensors.map((t) => t.dtype)]).toEqual([
+      'file',
+      'unet/diffusion_pytorch_model.fp16.safetensors',
+      ['F16', 'F16', 'F16', 'F16'],
+    ]);
     const encoder = p.findings.find((f) => f.component === 'text_encoder');
     expect(encoder.code).toBe('ComponentMissing');
     expect(encoder.message).toContain('model.safetensors.index.json');
@@ -124,7 +144,10 @@ describe('diffusers pipelines', () => {
     const broken = await mkdtemp(join(work, 'broken-'));
     await writePipelineCase(broken);
     const bytes = writeSafetensors(unetTensors('F32'));
-    await writeFile(join(broken, 'unet', 'diffusion_pytorch_model.safetensors'), bytes.subarray(0, bytes.byteLength - 4));
+    await writeFile(
+      join(broken, 'unet', 'diffusion_pytorch_model.safetensors'),
+      bytes.subarray(0, bytes.byteLength - 4),
+    );
     const p = await openSafetensorsPipeline(broken);
     const unet = p.components.find((c) => c.name === 'unet');
     expect([unet.weights, unet.model, unet.report.loadable]).toEqual(['file', null, false]);
@@ -143,8 +166,13 @@ describe('diffusers pipelines', () => {
     expect([climbing.code, climbing.message]).toEqual(['InvalidIndex', expect.stringContaining('plain folder name')]);
     expect((await rejection(openSafetensorsPipeline(join(work, 'nothing-here')))).code).toBe('InvalidIndex');
     const wrongOpener = await rejection(openSafetensorsIndex(dir));
-    expect([wrongOpener.code, wrongOpener.message]).toEqual(['InvalidIndex', expect.stringContaining('openSafetensorsPipeline')]);
-    expect((await rejection(openSafetensorsIndex(await pickedFolder(dir)))).message).toContain('openSafetensorsPipeline');
+    expect([wrongOpener.code, wrongOpener.message]).toEqual([
+      'InvalidIndex',
+      expect.stringContaining('openSafetensorsPipeline'),
+    ]);
+    expect((await rejection(openSafetensorsIndex(await pickedFolder(dir)))).message).toContain(
+      'openSafetensorsPipeline',
+    );
     expect(await isPipelineSource(join(dir, 'unet'))).toBe(false);
   });
 });

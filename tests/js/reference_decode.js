@@ -63,23 +63,50 @@ export function referenceDecode(dtype, bytes, float32 = false) {
     for (let at = 0; at < bytes.byteLength; at += size) out.push(get(at));
   };
   switch (dtype) {
-    case 'F16': case 'BF16': each(2, (at) => SMALL_FLOATS[dtype](view.getUint16(at, true))); break;
+    case 'F16':
+    case 'BF16':
+      each(2, (at) => SMALL_FLOATS[dtype](view.getUint16(at, true)));
+      break;
     case 'F4':
       each(1, (at) => SMALL_FLOATS.F4(bytes[at] & 15));
       // Two per byte, low nibble first: interleave the high nibbles back in.
       return out.flatMap((low, i) => [low, SMALL_FLOATS.F4(bytes[i] >> 4)]);
-    case 'F32': each(4, (at) => view.getFloat32(at, true)); break;
-    case 'C64': each(4, (at) => view.getFloat32(at, true)); break;
-    case 'F64': each(8, (at) => round(view.getFloat64(at, true))); break;
-    case 'BOOL': each(1, (at) => (bytes[at] ? 1 : 0)); break;
-    case 'U8': each(1, (at) => view.getUint8(at)); break;
-    case 'I8': each(1, (at) => view.getInt8(at)); break;
-    case 'U16': each(2, (at) => view.getUint16(at, true)); break;
-    case 'I16': each(2, (at) => view.getInt16(at, true)); break;
-    case 'U32': each(4, (at) => round(view.getUint32(at, true))); break;
-    case 'I32': each(4, (at) => round(view.getInt32(at, true))); break;
-    case 'U64': each(8, (at) => (float32 ? bigintToFloat32(view.getBigUint64(at, true)) : view.getBigUint64(at, true))); break;
-    case 'I64': each(8, (at) => (float32 ? bigintToFloat32(view.getBigInt64(at, true)) : view.getBigInt64(at, true))); break;
+    case 'F32':
+      each(4, (at) => view.getFloat32(at, true));
+      break;
+    case 'C64':
+      each(4, (at) => view.getFloat32(at, true));
+      break;
+    case 'F64':
+      each(8, (at) => round(view.getFloat64(at, true)));
+      break;
+    case 'BOOL':
+      each(1, (at) => (bytes[at] ? 1 : 0));
+      break;
+    case 'U8':
+      each(1, (at) => view.getUint8(at));
+      break;
+    case 'I8':
+      each(1, (at) => view.getInt8(at));
+      break;
+    case 'U16':
+      each(2, (at) => view.getUint16(at, true));
+      break;
+    case 'I16':
+      each(2, (at) => view.getInt16(at, true));
+      break;
+    case 'U32':
+      each(4, (at) => round(view.getUint32(at, true)));
+      break;
+    case 'I32':
+      each(4, (at) => round(view.getInt32(at, true)));
+      break;
+    case 'U64':
+      each(8, (at) => (float32 ? bigintToFloat32(view.getBigUint64(at, true)) : view.getBigUint64(at, true)));
+      break;
+    case 'I64':
+      each(8, (at) => (float32 ? bigintToFloat32(view.getBigInt64(at, true)) : view.getBigInt64(at, true)));
+      break;
     default:
       if (dtype in SMALL_FLOATS) each(1, (at) => SMALL_FLOATS[dtype](bytes[at]));
       else throw new Error(`no reference decoding for ${dtype}`);

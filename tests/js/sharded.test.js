@@ -23,7 +23,11 @@ async function picked(dir) {
 
 /** Serves every file of `dir` under `/prefix/`. */
 async function serveFolder(server, dir, prefix) {
-  for (const name of await readdir(dir)) server.files.set(`/${prefix}/${name}`, { bytes: new Uint8Array(await readFile(join(dir, name))), etag: `"${name}"` });
+  for (const name of await readdir(dir))
+    server.files.set(`/${prefix}/${name}`, {
+      bytes: new Uint8Array(await readFile(join(dir, name))),
+      etag: `"${name}"`,
+    });
 }
 
 const prod = (shape) => shape.reduce((a, b) => a * b, 1);
@@ -47,14 +51,21 @@ describe.skipIf(!HAVE_REAL)('the real sharded model (../shared/fixtures/real/sha
   test('opened from its folder, its index, picked files and a URL: the same model, tensors in index order', async () => {
     const index = JSON.parse(await readFile(join(SHARDED, INDEX_NAME), 'utf8'));
     const progress = [];
-    const fromFolder = await openSafetensorsIndex(SHARDED, { onProgress: (done, total) => progress.push([done, total]) });
+    const fromFolder = await openSafetensorsIndex(SHARDED, {
+      onProgress: (done, total) => progress.push([done, total]),
+    });
     expect(progress).toEqual([1, 2, 3, 4, 5, 6].map((n) => [n, 6]));
     expect(fromFolder.findings).toEqual([]);
     expect(fromFolder.loadable).toBe(true);
     expect(fromFolder.metadata).toEqual(index.metadata);
     expect(fromFolder.tensors.map((t) => [t.name, t.shard])).toEqual(Object.entries(index.weight_map));
     expect(fromFolder.shards.map((s) => [s.name, s.report.loadable, s.tensors.length])).toEqual(
-      [...new Set(Object.values(index.weight_map))].map((name) => [name, true, Object.values(index.weight_map).filter((v) => v === name).length]));
+      [...new Set(Object.values(index.weight_map))].map((name) => [
+        name,
+        true,
+        Object.values(index.weight_map).filter((v) => v === name).length,
+      ]),
+    );
     expect(fromFolder.tensors.reduce((sum, t) => sum + t.byteLength, 0)).toBe(index.metadata.total_size);
     server.log.length = 0;
     const others = [
@@ -66,7 +77,9 @@ describe.skipIf(!HAVE_REAL)('the real sharded model (../shared/fixtures/real/sha
     // Over HTTP: one request for the index, one per shard: each first read is sized from the
     // index (names and count), a few KiB instead of 256 KiB, and holds the whole header.
     expect(server.log.length).toBe(2 * 7);
-    const shardReads = server.log.filter((l) => l.path.endsWith('.safetensors')).map((l) => Number(/^bytes=0-(\d+)$/.exec(l.range)?.[1]) + 1);
+    const shardReads = server.log
+      .filter((l) => l.path.endsWith('.safetensors'))
+      .map((l) => Number(/^bytes=0-(\d+)$/.exec(l.range)?.[1]) + 1);
     for (const bytes of shardReads) expect(bytes % 1024 === 0 && bytes <= 4096, String(bytes)).toBe(true);
     for (const model of others) {
       expect(model.findings).toEqual([]);
@@ -78,7 +91,9 @@ describe.skipIf(!HAVE_REAL)('the real sharded model (../shared/fixtures/real/sha
     const model = await openSafetensorsIndex(server.url(`/real/${INDEX_NAME}`));
     for (const t of model.tensors) {
       const shard = await openSafetensors(new Uint8Array(await readFile(join(SHARDED, t.shard))));
-      expect(await model.getTensor(t.name, { as: 'raw' }), t.name).toEqual(await shard.getTensor(t.name, { as: 'raw' }));
+      expect(await model.getTensor(t.name, { as: 'raw' }), t.name).toEqual(
+        await shard.getTensor(t.name, { as: 'raw' }),
+      );
     }
     const error = await rejection(model.getTensor('nope'));
     expect(error).toBeInstanceOf(SafetensorsError);
@@ -91,7 +106,11 @@ describe.skipIf(!HAVE_REAL)('the real sharded model (../shared/fixtures/real/sha
 
   /** What each broken copy must give: its one finding, on which shard and tensor. */
   const expected = {
-    IndexTensorMissing: { shard: 'model-00001-of-00006.safetensors', tensor: 'model.not_there.weight', loadable: false },
+    IndexTensorMissing: {
+      shard: 'model-00001-of-00006.safetensors',
+      tensor: 'model.not_there.weight',
+      loadable: false,
+    },
     UnindexedTensor: { shard: 'model-00004-of-00006.safetensors', tensor: 'int8_357', loadable: true },
     TensorInSeveralShards: { shard: 'model-extra.safetensors', tensor: 'float32_357', loadable: false },
     ShardMissing: { shard: 'model-00004-of-00006.safetensors', loadable: false },
@@ -111,7 +130,10 @@ describe.skipIf(!HAVE_REAL)('the real sharded model (../shared/fixtures/real/sha
         const model = await openSafetensorsIndex(source);
         // A URL cannot list the folder: files next to the index are not seen.
         const codes = how === 'url' && code === 'ShardNotReferenced' ? [] : [code];
-        expect(model.findings.map((f) => f.code), `${code} from ${how}`).toEqual(codes);
+        expect(
+          model.findings.map((f) => f.code),
+          `${code} from ${how}`,
+        ).toEqual(codes);
         if (codes.length === 0) continue;
         const [finding] = model.findings;
         expect(finding.severity).toBe(want.loadable ? (code === 'ShardNotReferenced' ? 'info' : 'warning') : 'error');
@@ -154,50 +176,106 @@ describe.skipIf(!HAVE_REAL)('the real sharded model (../shared/fixtures/real/sha
 });
 
 describe('sharded models from { index, resolve }', () => {
-  const shardA = writeSafetensors([{ name: 'a.weight', dtype: 'F32', shape: [2], data: f32(1, 2) }, { name: 'shared', dtype: 'F32', shape: [1], data: f32(7) }]);
-  const shardB = writeSafetensors([{ name: 'b.weight', dtype: 'F32', shape: [1], data: f32(3) }, { name: 'shared', dtype: 'F32', shape: [1], data: f32(8) }]);
+  const shardA = writeSafetensors([
+    { name: 'a.weight', dtype: 'F32', shape: [2], data: f32(1, 2) },
+    { name: 'shared', dtype: 'F32', shape: [1], data: f32(7) },
+  ]);
+  const shardB = writeSafetensors([
+    { name: 'b.weight', dtype: 'F32', shape: [1], data: f32(3) },
+    { name: 'shared', dtype: 'F32', shape: [1], data: f32(8) },
+  ]);
   const files = { 'a.safetensors': shardA, 'b.safetensors': shardB };
 
   test('a tensor in two shards: TensorInSeveralShards, and getTensor reads the copy the index names', async () => {
-    const index = { metadata: { total_size: 16 }, weight_map: { 'a.weight': 'a.safetensors', 'b.weight': 'b.safetensors', shared: 'b.safetensors' } };
+    const index = {
+      metadata: { total_size: 16 },
+      weight_map: { 'a.weight': 'a.safetensors', 'b.weight': 'b.safetensors', shared: 'b.safetensors' },
+    };
     const model = await openSafetensorsIndex({ index: JSON.stringify(index), resolve: (name) => files[name] });
-    expect(model.findings.map((f) => [f.code, f.shard, f.tensor])).toEqual([['TensorInSeveralShards', 'b.safetensors', 'shared']]);
+    expect(model.findings.map((f) => [f.code, f.shard, f.tensor])).toEqual([
+      ['TensorInSeveralShards', 'b.safetensors', 'shared'],
+    ]);
     expect(Array.from(await model.getTensor('shared'))).toEqual([8]);
     expect(model.tensors.map((t) => t.name)).toEqual(['a.weight', 'b.weight', 'shared']);
   });
 
-  test('shards that list their tensors in the index\'s order or in another: the same model, in index order', async () => {
-    const three = writeSafetensors(['c', 'd', 'e'].map((name, i) => ({ name, dtype: 'F32', shape: [1], data: f32(i) })));
+  test("shards that list their tensors in the index's order or in another: the same model, in index order", async () => {
+    const three = writeSafetensors(
+      ['c', 'd', 'e'].map((name, i) => ({ name, dtype: 'F32', shape: [1], data: f32(i) })),
+    );
     const shards = { 'a.safetensors': shardA, 'c.safetensors': three };
     // Shard a in its data order (a.weight, shared); shard c listed backwards (its data order is c, d, e).
-    const index = { metadata: { total_size: 24 }, weight_map: { 'a.weight': 'a.safetensors', e: 'c.safetensors', shared: 'a.safetensors', d: 'c.safetensors', c: 'c.safetensors' } };
+    const index = {
+      metadata: { total_size: 24 },
+      weight_map: {
+        'a.weight': 'a.safetensors',
+        e: 'c.safetensors',
+        shared: 'a.safetensors',
+        d: 'c.safetensors',
+        c: 'c.safetensors',
+      },
+    };
     const model = await openSafetensorsIndex({ index: JSON.stringify(index), resolve: (name) => shards[name] });
     expect(model.findings).toEqual([]);
-    expect(model.tensors.map((t) => [t.name, t.shard])).toEqual([['a.weight', 'a.safetensors'], ['e', 'c.safetensors'], ['shared', 'a.safetensors'], ['d', 'c.safetensors'], ['c', 'c.safetensors']]);
+    expect(model.tensors.map((t) => [t.name, t.shard])).toEqual([
+      ['a.weight', 'a.safetensors'],
+      ['e', 'c.safetensors'],
+      ['shared', 'a.safetensors'],
+      ['d', 'c.safetensors'],
+      ['c', 'c.safetensors'],
+    ]);
     expect(Array.from(await model.getTensor('e'))).toEqual([2]);
     // The same shards under an index that puts d in the wrong shard and forgets e.
-    const wrong = { weight_map: { 'a.weight': 'a.safetensors', shared: 'a.safetensors', d: 'a.safetensors', c: 'c.safetensors' } };
+    const wrong = {
+      weight_map: { 'a.weight': 'a.safetensors', shared: 'a.safetensors', d: 'a.safetensors', c: 'c.safetensors' },
+    };
     const broken = await openSafetensorsIndex({ index: JSON.stringify(wrong), resolve: (name) => shards[name] });
     expect(broken.findings.map((f) => [f.code, f.shard, f.tensor])).toEqual([
-      ['IndexTensorMissing', 'a.safetensors', 'd'], ['UnindexedTensor', 'c.safetensors', 'd'],
+      ['IndexTensorMissing', 'a.safetensors', 'd'],
+      ['UnindexedTensor', 'c.safetensors', 'd'],
     ]);
     expect(broken.findings[1].message).toContain('2 tensors');
     expect(broken.tensors.map((t) => t.name)).toEqual(['a.weight', 'shared', 'c', 'd', 'e']);
   });
 
   test('unsafe shard names are never resolved; safe names resolve next to the index, percent-encoded', async () => {
-    const unsafe = ['../x.safetensors', 'a/../../x.safetensors', '/etc/passwd', 'C:\\models\\x.safetensors', 'https://evil.example/x.safetensors',
-      'file:///etc/passwd', '//evil.example/x.safetensors', 'a\\..\\x.safetensors', '', 'x\u0000.safetensors'];
+    const unsafe = [
+      '../x.safetensors',
+      'a/../../x.safetensors',
+      '/etc/passwd',
+      'C:\\models\\x.safetensors',
+      'https://evil.example/x.safetensors',
+      'file:///etc/passwd',
+      '//evil.example/x.safetensors',
+      'a\\..\\x.safetensors',
+      '',
+      'x\u0000.safetensors',
+    ];
     for (const name of unsafe) expect(unsafeShardReason(name), JSON.stringify(name)).not.toBeNull();
-    for (const name of ['model-00001-of-00002.safetensors', 'sub/dir/x.safetensors', '%2e%2e/x.safetensors', 'a?b#c.safetensors']) {
+    for (const name of [
+      'model-00001-of-00002.safetensors',
+      'sub/dir/x.safetensors',
+      '%2e%2e/x.safetensors',
+      'a?b#c.safetensors',
+    ]) {
       expect(unsafeShardReason(name), name).toBeNull();
-      expect(shardUrl(name, 'https://host/org/model/resolve/main/model.safetensors.index.json').startsWith('https://host/org/model/resolve/main/')).toBe(true);
+      expect(
+        shardUrl(name, 'https://host/org/model/resolve/main/model.safetensors.index.json').startsWith(
+          'https://host/org/model/resolve/main/',
+        ),
+      ).toBe(true);
     }
     expect(shardUrl('a?b#c.safetensors', 'https://h/m/i.json')).toBe('https://h/m/a%3Fb%23c.safetensors');
     expect(shardUrl('%2e%2e/x.safetensors', 'https://h/m/i.json')).toBe('https://h/m/%252e%252e/x.safetensors');
     const asked = [];
     const weightMap = Object.fromEntries(unsafe.map((name, i) => [`t${i}`, name]));
-    const model = await openSafetensorsIndex({ index: { weight_map: { ...weightMap, 'a.weight': 'a.safetensors' } }, resolve: (name) => { asked.push(name); return files[name]; } });
+    const model = await openSafetensorsIndex({
+      index: { weight_map: { ...weightMap, 'a.weight': 'a.safetensors' } },
+      resolve: (name) => {
+        asked.push(name);
+        return files[name];
+      },
+    });
     expect(asked).toEqual(['a.safetensors']);
     expect(model.findings.filter((f) => f.code === 'UnsafeShardName').map((f) => f.shard)).toEqual(unsafe);
     expect(model.findings.map((f) => f.code)).toEqual([...unsafe.map(() => 'UnsafeShardName'), 'UnindexedTensor']);
@@ -220,13 +298,13 @@ describe('sharded models from { index, resolve }', () => {
     const resolve = (/** @type {string} */ name) => {
       const one = writeSafetensors([{ name: `t${name.slice(1, -12)}`, dtype: 'F32', shape: [1], data: f32(1) }]);
       return {
-      size: one.byteLength,
-      async read(offset, length) {
-        most = Math.max(most, ++open);
-        await new Promise((r) => setTimeout(r, 5));
-        open--;
-        return one.subarray(offset, offset + length);
-      },
+        size: one.byteLength,
+        async read(offset, length) {
+          most = Math.max(most, ++open);
+          await new Promise((r) => setTimeout(r, 5));
+          open--;
+          return one.subarray(offset, offset + length);
+        },
       };
     };
     const model = await openSafetensorsIndex({ index: { weight_map: weightMap }, resolve }, { concurrency: 3 });
@@ -234,13 +312,24 @@ describe('sharded models from { index, resolve }', () => {
     expect(model.findings).toEqual([]);
     expect(model.tensors.map((t) => t.name)).toEqual(Object.keys(weightMap));
     const controller = new AbortController();
-    const opening = openSafetensorsIndex({ index: { weight_map: weightMap }, resolve }, { signal: controller.signal, onProgress: (done) => done === 2 && controller.abort(new Error('stop')) });
+    const opening = openSafetensorsIndex(
+      { index: { weight_map: weightMap }, resolve },
+      { signal: controller.signal, onProgress: (done) => done === 2 && controller.abort(new Error('stop')) },
+    );
     expect((await rejection(opening)).message).toBe('stop');
   });
 
   test('an index that cannot be used is an InvalidIndex error; bad arguments are TypeErrors', async () => {
     const resolve = () => shardA;
-    for (const index of ['{', '[]', '{"metadata":{}}', '{"weight_map":[]}', '{"weight_map":{"a":1}}', '{"weight_map":{},"metadata":"x"}', new Blob(['\xff'])]) {
+    for (const index of [
+      '{',
+      '[]',
+      '{"metadata":{}}',
+      '{"weight_map":[]}',
+      '{"weight_map":{"a":1}}',
+      '{"weight_map":{},"metadata":"x"}',
+      new Blob(['\xff']),
+    ]) {
       const error = await rejection(openSafetensorsIndex({ index, resolve }));
       expect(error, String(index)).toBeInstanceOf(SafetensorsError);
       expect(error.code).toBe('InvalidIndex');
@@ -253,14 +342,20 @@ describe('sharded models from { index, resolve }', () => {
     expect((await rejection(openSafetensorsIndex('/no/such/folder'))).code).toBe('InvalidIndex');
     await expect(openSafetensorsIndex(42)).rejects.toThrow(TypeError);
     await expect(openSafetensorsIndex({ index: {} })).rejects.toThrow(TypeError);
-    await expect(openSafetensorsIndex({ index: { weight_map: {} }, resolve }, { concurrency: 0 })).rejects.toThrow(TypeError);
+    await expect(openSafetensorsIndex({ index: { weight_map: {} }, resolve }, { concurrency: 0 })).rejects.toThrow(
+      TypeError,
+    );
   });
 });
 
 describe('sharded models over HTTP', () => {
   let server;
-  beforeAll(async () => { server = await startServer(); });
-  afterAll(async () => { await server.close(); });
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(async () => {
+    await server.close();
+  });
 
   test('an index the server refuses is an HttpError; one too large is stopped at its Content-Length', async () => {
     const missing = await rejection(openSafetensorsIndex(server.url('/none/model.safetensors.index.json')));
@@ -269,7 +364,9 @@ describe('sharded models over HTTP', () => {
     let sent = 0;
     server.answer = (req, res) => {
       res.writeHead(200, { 'Content-Length': String(300 << 20) });
-      res.write(new Uint8Array(1 << 16), () => { sent++; });
+      res.write(new Uint8Array(1 << 16), () => {
+        sent++;
+      });
       return true;
     };
     const large = await rejection(openSafetensorsIndex(server.url('/big/model.safetensors.index.json')));
@@ -280,11 +377,16 @@ describe('sharded models over HTTP', () => {
   });
 
   test('a shard whose header is longer than the index suggests (large metadata) opens with a second request', async () => {
-    const big = writeSafetensors([{ name: 'w', dtype: 'F32', shape: [1], data: f32(5) }], { notes: 'x'.repeat(20_000) });
+    const big = writeSafetensors([{ name: 'w', dtype: 'F32', shape: [1], data: f32(5) }], {
+      notes: 'x'.repeat(20_000),
+    });
     const small = writeSafetensors([{ name: 'v', dtype: 'F32', shape: [1], data: f32(6) }]);
     server.files.set('/b/big.safetensors', { bytes: big, etag: '"b"' });
     server.files.set('/b/small.safetensors', { bytes: small, etag: '"s"' });
-    server.files.set('/b/model.safetensors.index.json', { bytes: new TextEncoder().encode(JSON.stringify({ weight_map: { w: 'big.safetensors', v: 'small.safetensors' } })), etag: '"i"' });
+    server.files.set('/b/model.safetensors.index.json', {
+      bytes: new TextEncoder().encode(JSON.stringify({ weight_map: { w: 'big.safetensors', v: 'small.safetensors' } })),
+      etag: '"i"',
+    });
     server.log.length = 0;
     const model = await openSafetensorsIndex(server.url('/b/model.safetensors.index.json'));
     expect(model.findings).toEqual([]);
@@ -295,7 +397,10 @@ describe('sharded models over HTTP', () => {
   });
 
   test('a shard the server does not have is ShardMissing with its status in the message', async () => {
-    server.files.set('/m/model.safetensors.index.json', { bytes: new TextEncoder().encode(JSON.stringify({ weight_map: { w: 'gone.safetensors' } })), etag: '"i"' });
+    server.files.set('/m/model.safetensors.index.json', {
+      bytes: new TextEncoder().encode(JSON.stringify({ weight_map: { w: 'gone.safetensors' } })),
+      etag: '"i"',
+    });
     const model = await openSafetensorsIndex(server.url('/m/model.safetensors.index.json'));
     expect(model.findings).toHaveLength(1);
     expect(model.findings[0]).toMatchObject({ code: 'ShardMissing', shard: 'gone.safetensors', severity: 'error' });

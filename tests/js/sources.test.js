@@ -10,21 +10,33 @@ import { BLOB_READ_BYTES, blobChunks } from '../../web/source/blob_source.js';
 import { writeSafetensors, pseudoRandomBytes } from '../../tools/write_safetensors.js';
 import { rawFile, recordingSource } from './fixtures.js';
 
-const FILE = writeSafetensors([
-  { name: 'x', dtype: 'F32', shape: [4, 4], data: pseudoRandomBytes(64) },
-  { name: 'y', dtype: 'BF16', shape: [8], data: pseudoRandomBytes(16, 2) },
-], { note: 'sources' });
+const FILE = writeSafetensors(
+  [
+    { name: 'x', dtype: 'F32', shape: [4, 4], data: pseudoRandomBytes(64) },
+    { name: 'y', dtype: 'BF16', shape: [8], data: pseudoRandomBytes(16, 2) },
+  ],
+  { note: 'sources' },
+);
 const EXPECTED_NAMES = ['x', 'y'];
 
 let dir;
-beforeAll(async () => { dir = await mkdtemp(join(tmpdir(), 'stw-sources-')); });
-afterAll(async () => { await rm(dir, { recursive: true, force: true }); });
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'stw-sources-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
 
 describe('source kinds', () => {
   test('Uint8Array, a view into a larger buffer, ArrayBuffer, DataView', async () => {
     const big = new Uint8Array(FILE.byteLength + 100);
     big.set(FILE, 50);
-    for (const source of [FILE, big.subarray(50, 50 + FILE.byteLength), FILE.slice().buffer, new DataView(big.buffer, 50, FILE.byteLength)]) {
+    for (const source of [
+      FILE,
+      big.subarray(50, 50 + FILE.byteLength),
+      FILE.slice().buffer,
+      new DataView(big.buffer, 50, FILE.byteLength),
+    ]) {
       const st = await openSafetensors(source);
       expect(st.tensors.map((t) => t.name)).toEqual(EXPECTED_NAMES);
     }
@@ -51,7 +63,10 @@ describe('source kinds', () => {
   test('a { size, read } object reads only the prefix and the header', async () => {
     const source = recordingSource(FILE);
     const st = await openSafetensors(source);
-    expect(source.reads).toEqual([[0, 8], [8, st.headerSize]]);
+    expect(source.reads).toEqual([
+      [0, 8],
+      [8, st.headerSize],
+    ]);
   });
 
   test('a rejected length prefix stops after 8 bytes', async () => {
@@ -98,7 +113,9 @@ describe('files past 4 GiB through a FileHandle', () => {
       const st = await openSafetensors(handle);
       expect(st.fileSize).toBe(dataStart + end);
       expect(st.tensors[2]).toEqual(expect.objectContaining({ name: 'c', dataOffsets: [first + second, end] }));
-      expect(await st.getTensor('c')).toEqual(new Float32Array([1, -2, 65504, 2 ** -24, -0, Infinity, 0.33325195, 3.140625]));
+      expect(await st.getTensor('c')).toEqual(
+        new Float32Array([1, -2, 65504, 2 ** -24, -0, Infinity, 0.33325195, 3.140625]),
+      );
       expect(await st.getTensor('b', { rows: [0, 3] })).toEqual(new Float32Array([1, -2, 0]));
       expect(await st.getTensor('a', { rows: [2 ** 32 - 8 - dataStart, 2 ** 32 + 8 - dataStart] })).toEqual(marker);
 
@@ -131,7 +148,11 @@ describe("a Blob's chunks", () => {
       chunks.push(chunk);
       keep(chunk);
     }
-    return { bytes: Buffer.concat(copies), count: copies.length, emptied: chunks.filter((c) => c.byteLength === 0).length };
+    return {
+      bytes: Buffer.concat(copies),
+      count: copies.length,
+      emptied: chunks.filter((c) => c.byteLength === 0).length,
+    };
   }
 
   test('a byte stream is read into two reused buffers (a BYOB reader, as in browsers), the bytes in order', async () => {
@@ -156,15 +177,19 @@ describe("a Blob's chunks", () => {
   test('a Blob whose stream takes no BYOB reader is read with a default reader, the same bytes', async () => {
     // slice() must keep the class: the source streams a slice of the Blob.
     class DefaultStreamBlob extends Blob {
-      slice(...args) { return new DefaultStreamBlob([super.slice(...args)]); }
+      slice(...args) {
+        return new DefaultStreamBlob([super.slice(...args)]);
+      }
       stream() {
         let at = 0;
-        return new ReadableStream({ pull: async (controller) => {
-          if (at === this.size) return controller.close();
-          const end = Math.min(this.size, at + (1 << 20));
-          controller.enqueue(new Uint8Array(await Blob.prototype.slice.call(this, at, end).arrayBuffer()));
-          at = end;
-        } });
+        return new ReadableStream({
+          pull: async (controller) => {
+            if (at === this.size) return controller.close();
+            const end = Math.min(this.size, at + (1 << 20));
+            controller.enqueue(new Uint8Array(await Blob.prototype.slice.call(this, at, end).arrayBuffer()));
+            at = end;
+          },
+        });
       }
     }
     expect(() => new DefaultStreamBlob([BYTES]).stream().getReader({ mode: 'byob' })).toThrow(TypeError);
@@ -198,16 +223,27 @@ describe("a Blob's chunks", () => {
         at += chunk.byteLength;
       }
       const st = await openSafetensors(fromDisk);
-      expect(Buffer.from((await st.getTensor('w')).buffer).equals(Buffer.from(fromMemory.buffer)), `byob: ${byob}`).toBe(true);
+      expect(
+        Buffer.from((await st.getTensor('w')).buffer).equals(Buffer.from(fromMemory.buffer)),
+        `byob: ${byob}`,
+      ).toBe(true);
     }
-    expect(Buffer.from((await (await openSafetensors(blob)).getTensor('w')).buffer).equals(Buffer.from(fromMemory.buffer))).toBe(true);
+    expect(
+      Buffer.from((await (await openSafetensors(blob)).getTensor('w')).buffer).equals(Buffer.from(fromMemory.buffer)),
+    ).toBe(true);
   });
 });
 
 describe('failing reads', () => {
   test('a read that throws rejects with a ReadError carrying the cause', async () => {
     const cause = new Error('disk on fire');
-    const source = { size: FILE.byteLength, read: async (offset) => { if (offset > 0) throw cause; return FILE.subarray(0, 8); } };
+    const source = {
+      size: FILE.byteLength,
+      read: async (offset) => {
+        if (offset > 0) throw cause;
+        return FILE.subarray(0, 8);
+      },
+    };
     const error = await validateSafetensors(source).catch((e) => e);
     expect(error).toBeInstanceOf(SafetensorsError);
     expect(error.code).toBe('ReadError');
@@ -224,7 +260,14 @@ describe('failing reads', () => {
     await writeFile(path, FILE);
     const handle = await open(path, 'r+');
     try {
-      const shrinking = { fd: handle.fd, stat: () => handle.stat(), read: async (...args) => { await handle.truncate(20); return handle.read(...args); } };
+      const shrinking = {
+        fd: handle.fd,
+        stat: () => handle.stat(),
+        read: async (...args) => {
+          await handle.truncate(20);
+          return handle.read(...args);
+        },
+      };
       await expect(openSafetensors(shrinking)).rejects.toMatchObject({ code: 'ReadError' });
     } finally {
       await handle.close();

@@ -29,7 +29,7 @@ const concat = (pieces, ArrayType) => {
 };
 
 describe('streamTensor', () => {
-  test('every kind of dtype and `as`, at chunk sizes that split elements: the pieces make getTensor\'s array, on one reused buffer', async () => {
+  test("every kind of dtype and `as`, at chunk sizes that split elements: the pieces make getTensor's array, on one reused buffer", async () => {
     const n = 3001;
     const tensors = {
       half: { dtype: 'F16', shape: [n], data: Uint16Array.from({ length: n }, (_, i) => (i * 7919) & 0xffff) },
@@ -58,21 +58,27 @@ describe('streamTensor', () => {
     const data = Float32Array.from({ length: 100 * 8 }, (_, i) => i);
     const st = await openSafetensors(await serializeSafetensors({ w: { dtype: 'F32', shape: [100, 8], data } }));
     const progress = [];
-    const { pieces } = await collect(st.streamTensor('w', { rows: [10, 20], chunkBytes: 64, onProgress: (d, t) => progress.push([d, t]) }));
+    const { pieces } = await collect(
+      st.streamTensor('w', { rows: [10, 20], chunkBytes: 64, onProgress: (d, t) => progress.push([d, t]) }),
+    );
     expect(concat(pieces, Float32Array)).toEqual(data.subarray(80, 160));
     expect(progress.at(-1)).toEqual([320, 320]);
     expect((await rejection(collect(st.streamTensor('nope')))).code).toBe('TensorNotFound');
     await expect(collect(st.streamTensor('w', { chunkBytes: 0 }))).rejects.toThrow(TypeError);
     const controller = new AbortController();
     let pieces3 = 0;
-    const stopped = await rejection((async () => {
-      for await (const piece of st.streamTensor('w', { chunkBytes: 32, signal: controller.signal })) {
-        expect(piece.values.length).toBe(8);
-        if (++pieces3 === 3) controller.abort(new Error('stop'));
-      }
-    })());
+    const stopped = await rejection(
+      (async () => {
+        for await (const piece of st.streamTensor('w', { chunkBytes: 32, signal: controller.signal })) {
+          expect(piece.values.length).toBe(8);
+          if (++pieces3 === 3) controller.abort(new Error('stop'));
+        }
+      })(),
+    );
     expect([stopped.message, pieces3]).toEqual(['stop', 3]);
-    const aborted = await rejection(collect(st.streamTensor('w', { chunkBytes: 32, signal: AbortSignal.abort(new Error('gone')) })));
+    const aborted = await rejection(
+      collect(st.streamTensor('w', { chunkBytes: 32, signal: AbortSignal.abort(new Error('gone')) })),
+    );
     expect(aborted.message).toBe('gone');
   });
 
@@ -115,7 +121,14 @@ describe('streamTensor', () => {
 
   /** The same bits (fast on large arrays, where toEqual walks element by element). */
   const bits = (a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
-  const f16File = async (n) => new Blob([await (await serializeSafetensors({ w: { dtype: 'F16', shape: [n], data: Uint16Array.from({ length: n }, (_, i) => (i * 40503) & 0x7bff) } })).arrayBuffer()]);
+  const f16File = async (n) =>
+    new Blob([
+      await (
+        await serializeSafetensors({
+          w: { dtype: 'F16', shape: [n], data: Uint16Array.from({ length: n }, (_, i) => (i * 40503) & 0x7bff) },
+        })
+      ).arrayBuffer(),
+    ]);
 
   const STREAM_ELEMENTS = 4 << 20; // 8 MiB of F16
 
@@ -143,12 +156,15 @@ describe('streamTensor', () => {
   test('seven streams at once: each gives the tensor through a reused array of its own', async () => {
     const st = await openSafetensors(await f16File(STREAM_ELEMENTS));
     const expected = await st.getTensor('w');
-    const streams = Array.from({ length: 7 }, () => st.streamTensor('w', { chunkBytes: 1 << 20 })[Symbol.asyncIterator]());
+    const streams = Array.from({ length: 7 }, () =>
+      st.streamTensor('w', { chunkBytes: 1 << 20 })[Symbol.asyncIterator](),
+    );
     const got = streams.map(() => new Float32Array(expected.length));
     const buffers = streams.map(() => new Set());
     for (let open = streams.length; open > 0;) {
       open = 0;
-      for (let s = 0; s < streams.length; s++) { // one step of each in turn: all seven run at once
+      for (let s = 0; s < streams.length; s++) {
+        // one step of each in turn: all seven run at once
         const step = await streams[s].next();
         if (step.done) continue;
         open++;

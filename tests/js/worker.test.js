@@ -23,14 +23,17 @@ describe('openInWorker', () => {
       expect(remote.metadata).toEqual(here.metadata);
       expect(remote.report).toEqual(here.report);
       const progress = [];
-      expect(await remote.getTensor('a', { as: 'float32', onProgress: (d, t) => progress.push([d, t]) })).toEqual(await here.getTensor('a', { as: 'float32' }));
+      expect(await remote.getTensor('a', { as: 'float32', onProgress: (d, t) => progress.push([d, t]) })).toEqual(
+        await here.getTensor('a', { as: 'float32' }),
+      );
       expect(progress.at(-1)).toEqual([2 * n, 2 * n]);
       expect(await remote.getTensor('b', { rows: [10, 20] })).toEqual(await here.getTensor('b', { rows: [10, 20] }));
       const all = await remote.getTensors();
       expect([...all.keys()]).toEqual(here.tensors.map((t) => t.name)); // file order
       for (const name of ['a', 'b', 'c']) expect(all.get(name)).toEqual(await here.getTensor(name));
       const pieces = [];
-      for await (const { offset, values } of remote.streamTensor('a', { as: 'float32', chunkBytes: 4096 })) pieces.push([offset, values]);
+      for await (const { offset, values } of remote.streamTensor('a', { as: 'float32', chunkBytes: 4096 }))
+        pieces.push([offset, values]);
       expect(pieces.length).toBe(Math.ceil((2 * n) / 4096));
       const joined = new Float32Array(n);
       for (const [offset, values] of pieces) joined.set(values, offset);
@@ -66,7 +69,9 @@ describe('openInWorker', () => {
     const bytes = new Uint8Array(await readFile(join(REAL_DIR, 'kohya_lycoris_lokr_dim4_f16.safetensors')));
     const remote = await openInWorker(new Blob([bytes]));
     try {
-      expect((await remote.describe({ readAlpha: true })).adapter?.type).toBe((await (await openSafetensors(bytes)).describe({ readAlpha: true })).adapter?.type);
+      expect((await remote.describe({ readAlpha: true })).adapter?.type).toBe(
+        (await (await openSafetensors(bytes)).describe({ readAlpha: true })).adapter?.type,
+      );
     } finally {
       remote.close();
     }

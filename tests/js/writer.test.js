@@ -5,7 +5,13 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { initSafetensors, openSafetensors, serializeSafetensors, writeSafetensors, SafetensorsError } from '../../web/index.js';
+import {
+  initSafetensors,
+  openSafetensors,
+  serializeSafetensors,
+  writeSafetensors,
+  SafetensorsError,
+} from '../../web/index.js';
 import { compareUtf8 } from '../../web/write/header_bytes.js';
 import { writeSafetensors as testWriterBytes } from '../../tools/write_safetensors.js';
 import { HAVE_REAL, REAL_DIR, rejection } from './fixtures.js';
@@ -15,17 +21,28 @@ const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
 
 /** Every tensor of an opened file as { name, dtype, shape, data: raw bytes }. */
 async function rawTensors(st) {
-  return Promise.all(st.tensors.map(async (t) => ({ name: t.name, dtype: t.dtype, shape: t.shape, data: await st.getTensor(t.name, { as: 'raw' }) })));
+  return Promise.all(
+    st.tensors.map(async (t) => ({
+      name: t.name,
+      dtype: t.dtype,
+      shape: t.shape,
+      data: await st.getTensor(t.name, { as: 'raw' }),
+    })),
+  );
 }
 
 // Files the current reference writer wrote (safetensors' serialize): re-serialising their
 // tensors must give the same bytes. The kohya file was written by an older writer (its header
 // is not padded to 8), so it is not among them.
 const REFERENCE_WRITTEN = [
-  'transformers_gpt2_tiny_f32.safetensors', 'torchtune_gemma_hf_layout_f16.safetensors',
-  'fluxml_numpy_writer_bool_ints.safetensors', 'fluxml_torch_all_dtypes_with_metadata.safetensors',
-  'candle_empty_zero_tensors.safetensors', 'candle_encodec_jfk_codes_i64.safetensors',
-  'burn_pytorch_batchnorm2d_scalar_i64.safetensors', 'burn_pytorch_bool_buffer.safetensors',
+  'transformers_gpt2_tiny_f32.safetensors',
+  'torchtune_gemma_hf_layout_f16.safetensors',
+  'fluxml_numpy_writer_bool_ints.safetensors',
+  'fluxml_torch_all_dtypes_with_metadata.safetensors',
+  'candle_empty_zero_tensors.safetensors',
+  'candle_encodec_jfk_codes_i64.safetensors',
+  'burn_pytorch_batchnorm2d_scalar_i64.safetensors',
+  'burn_pytorch_bool_buffer.safetensors',
 ];
 
 describe.skipIf(!HAVE_REAL)('re-serialising real files gives their bytes (../shared/fixtures/real)', () => {
@@ -51,9 +68,19 @@ describe.skipIf(!HAVE_REAL)('re-serialising real files gives their bytes (../sha
 });
 
 describe('serializeSafetensors', () => {
-  test('every dtype, scalars, empty tensors and awkward names round-trip, and equal the test writer\'s bytes', async () => {
+  test("every dtype, scalars, empty tensors and awkward names round-trip, and equal the test writer's bytes", async () => {
     const core = await initSafetensors();
-    const names = ['plain', 'q"uote', 'back\\slash', 'new\nline\ttab\u0001\u001f\u007f', 'é ü 中文', '😀', '\uffff', 'a/b', ''];
+    const names = [
+      'plain',
+      'q"uote',
+      'back\\slash',
+      'new\nline\ttab\u0001\u001f\u007f',
+      'é ü 中文',
+      '😀',
+      '\uffff',
+      'a/b',
+      '',
+    ];
     const tensors = [];
     for (const [i, dtype] of core.tables.dtypes.entries()) {
       const elements = 8; // whole bytes for the 4- and 6-bit kinds too
@@ -69,8 +96,15 @@ describe('serializeSafetensors', () => {
     const written = await bytesOf(blob);
     // The test writer (tools/write_safetensors.js) is independent of the package, with one
     // metadata key order of its own: compare with metadata keys in the same (sorted) order.
-    const sorted = Object.fromEntries(Object.keys(metadata).sort(compareUtf8).map((k) => [k, metadata[k]]));
-    const asBytes = tensors.map((t) => ({ ...t, data: new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength) }));
+    const sorted = Object.fromEntries(
+      Object.keys(metadata)
+        .sort(compareUtf8)
+        .map((k) => [k, metadata[k]]),
+    );
+    const asBytes = tensors.map((t) => ({
+      ...t,
+      data: new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength),
+    }));
     const oracle = testWriterBytes(asBytes, sorted);
     expect(sha256(written)).toBe(sha256(oracle));
     const st = await openSafetensors(blob);
@@ -87,7 +121,9 @@ describe('serializeSafetensors', () => {
     const w = { dtype: 'I32', shape: [2, 2], data: new Int32Array([1, 2, 3, 4]) };
     const none = await bytesOf(await serializeSafetensors({ test: w }));
     // The reference's own example: N = 64 once padded (60 bytes of JSON + 4 spaces).
-    expect(new TextDecoder().decode(none.subarray(8, 72))).toBe('{"test":{"dtype":"I32","shape":[2,2],"data_offsets":[0,16]}}    ');
+    expect(new TextDecoder().decode(none.subarray(8, 72))).toBe(
+      '{"test":{"dtype":"I32","shape":[2,2],"data_offsets":[0,16]}}    ',
+    );
     expect(new DataView(none.buffer).getBigUint64(0, true)).toBe(64n);
     const empty = await bytesOf(await serializeSafetensors({ test: w }, { metadata: {} }));
     expect(new TextDecoder().decode(empty.subarray(8, 24))).toBe('{"__metadata__":');
@@ -107,7 +143,14 @@ describe('serializeSafetensors', () => {
       [{ a: { dtype: 'F17', shape: [1], data: f32(1) } }, 'InvalidTensor', /unknown dtype "F17"/],
       [{ a: { dtype: 'F32', shape: [-1], data: f32(1) } }, 'InvalidTensor', /non-negative integers/],
       [{ a: { dtype: 'F32', shape: [1], data: [1] } }, 'InvalidTensor', /typed array or a Blob/],
-      [[{ name: 'a', dtype: 'U8', shape: [1], data: new Uint8Array(1) }, { name: 'a', dtype: 'U8', shape: [1], data: new Uint8Array(1) }], 'InvalidTensor', /two tensors are named "a"/],
+      [
+        [
+          { name: 'a', dtype: 'U8', shape: [1], data: new Uint8Array(1) },
+          { name: 'a', dtype: 'U8', shape: [1], data: new Uint8Array(1) },
+        ],
+        'InvalidTensor',
+        /two tensors are named "a"/,
+      ],
       [[{ name: 7, dtype: 'U8', shape: [1], data: new Uint8Array(1) }], 'InvalidTensor', /must be a string/],
       [{ '\ud800': { dtype: 'U8', shape: [1], data: new Uint8Array(1) } }, 'InvalidTensor', /lone UTF-16 surrogate/],
       [{ __metadata__: { dtype: 'U8', shape: [1], data: new Uint8Array(1) } }, 'InvalidTensor', /metadata's key/],
@@ -142,14 +185,19 @@ describe.skipIf(!HAVE_REAL)('withMetadata', () => {
     expect((await again.describe()).title).toBe('Edited "title"');
     const bare = await openSafetensors(await st.withMetadata(null));
     expect(bare.metadata).toBeNull();
-    expect((await bare.getTensor(st.tensors[5].name, { as: 'raw' }))).toEqual(await st.getTensor(st.tensors[5].name, { as: 'raw' }));
+    expect(await bare.getTensor(st.tensors[5].name, { as: 'raw' })).toEqual(
+      await st.getTensor(st.tensors[5].name, { as: 'raw' }),
+    );
     expect((await rejection(st.withMetadata({ a: 1 }))).code).toBe('InvalidMetadata');
   });
 
   test('a file opened from bytes works too; one opened from a FileHandle is UnsupportedSource', async () => {
     const path = join(REAL_DIR, 'transformers_gpt2_tiny_f32.safetensors');
     const st = await openSafetensors(new Uint8Array(await readFile(path)));
-    expect((await openSafetensors(await st.withMetadata({ format: 'pt', note: 'x' }))).metadata).toEqual({ format: 'pt', note: 'x' });
+    expect((await openSafetensors(await st.withMetadata({ format: 'pt', note: 'x' }))).metadata).toEqual({
+      format: 'pt',
+      note: 'x',
+    });
     const { open } = await import('node:fs/promises');
     const handle = await open(path);
     try {
@@ -162,19 +210,29 @@ describe.skipIf(!HAVE_REAL)('withMetadata', () => {
 });
 
 describe('writing files in Node', () => {
-  test('writeSafetensors writes serializeSafetensors\'s bytes; a failed or aborted write leaves nothing', async () => {
+  test("writeSafetensors writes serializeSafetensors's bytes; a failed or aborted write leaves nothing", async () => {
     const dir = await mkdtemp(join(tmpdir(), 'stw-write-'));
     try {
-      const tensors = { b: { dtype: 'F16', shape: [2], data: new Uint16Array([0x3c00, 0xc000]) }, a: { dtype: 'U8', shape: [3], data: new Blob([new Uint8Array([1, 2, 3])]) } };
+      const tensors = {
+        b: { dtype: 'F16', shape: [2], data: new Uint16Array([0x3c00, 0xc000]) },
+        a: { dtype: 'U8', shape: [3], data: new Blob([new Uint8Array([1, 2, 3])]) },
+      };
       const path = join(dir, 'out.safetensors');
       await writeSafetensors(path, tensors, { metadata: { format: 'pt' } });
-      expect(new Uint8Array(await readFile(path))).toEqual(await bytesOf(await serializeSafetensors(tensors, { metadata: { format: 'pt' } })));
+      expect(new Uint8Array(await readFile(path))).toEqual(
+        await bytesOf(await serializeSafetensors(tensors, { metadata: { format: 'pt' } })),
+      );
       const missing = await rejection(writeSafetensors(join(dir, 'no', 'such', 'dir.safetensors'), tensors));
       expect(missing.code).toBe('WriteError');
       const controller = new AbortController();
       controller.abort(new Error('stop'));
-      expect((await rejection(writeSafetensors(join(dir, 'aborted.safetensors'), tensors, { signal: controller.signal }))).message).toBe('stop');
-      const refused = await rejection(writeSafetensors(join(dir, 'bad.safetensors'), { x: { dtype: 'F32', shape: [2], data: new Float32Array(1) } }));
+      expect(
+        (await rejection(writeSafetensors(join(dir, 'aborted.safetensors'), tensors, { signal: controller.signal })))
+          .message,
+      ).toBe('stop');
+      const refused = await rejection(
+        writeSafetensors(join(dir, 'bad.safetensors'), { x: { dtype: 'F32', shape: [2], data: new Float32Array(1) } }),
+      );
       expect(refused.code).toBe('InvalidTensor');
       expect((await readdir(dir)).sort()).toEqual(['out.safetensors']);
     } finally {

@@ -44,23 +44,40 @@ export async function usage(file: Blob): Promise<number> {
   try {
     await openSafetensors(new ArrayBuffer(0));
   } catch (error) {
-    if (error instanceof SafetensorsError && error.code === 'MetadataIncompleteBuffer') return error.findings.length + (error.report?.tensors ?? 0);
+    if (error instanceof SafetensorsError && error.code === 'MetadataIncompleteBuffer')
+      return error.findings.length + (error.report?.tensors ?? 0);
     const code: ErrorCode | undefined = error instanceof SafetensorsError ? error.code : undefined;
     // @ts-expect-error codes are a closed set
     if (code === 'NoSuchCode') return 0;
   }
   // A URL is a source, with options for its requests.
-  await openSafetensors('https://example.com/model.safetensors', { headers: { Authorization: 'Bearer t' }, firstRead: 1 << 16 });
+  await openSafetensors('https://example.com/model.safetensors', {
+    headers: { Authorization: 'Bearer t' },
+    firstRead: 1 << 16,
+  });
   await openSafetensors(new URL('https://example.com/model.safetensors'), { fetch: globalThis.fetch });
   // @ts-expect-error firstRead is a number of bytes
   await openSafetensors('https://example.com/model.safetensors', { firstRead: '64k' });
   // @ts-expect-error severities are a closed set
   const bad: Finding = { code: 'x', severity: 'fatal', message: '' };
-  return params + begin + end + (exact?.length ?? 0) + (lr?.length ?? 0) + kinds.length + warnings.length + bad.message.length + same.tensors;
+  return (
+    params +
+    begin +
+    end +
+    (exact?.length ?? 0) +
+    (lr?.length ?? 0) +
+    kinds.length +
+    warnings.length +
+    bad.message.length +
+    same.tensors
+  );
 }
 
 export async function scanning(file: Blob): Promise<number> {
-  const report = await validateSafetensors(file, { scanData: true, onProgress: (done, total) => console.log(done / total) });
+  const report = await validateSafetensors(file, {
+    scanData: true,
+    onProgress: (done, total) => console.log(done / total),
+  });
   const scan: DataScan | null = report.dataScan;
   const bad = scan?.tensors.filter((t) => t.nan + t.posInf + t.negInf > 0 || t.allZero) ?? [];
   const plain = await validateSafetensors(file);
@@ -101,7 +118,10 @@ export async function card(st: SafetensorsFile): Promise<string> {
 }
 
 export async function hashes(st: SafetensorsFile, file: Blob): Promise<string> {
-  const h: HashResult = await st.hash({ tensors: ['w'], onProgress: (done: number, total: number) => void (done + total) });
+  const h: HashResult = await st.hash({
+    tensors: ['w'],
+    onProgress: (done: number, total: number) => void (done + total),
+  });
   const sha: string | null = h.sha256;
   const claims: boolean[] = h.checks.map((c) => c.match);
   const perTensor: string | undefined = h.tensors?.w;
@@ -113,7 +133,10 @@ export async function hashes(st: SafetensorsFile, file: Blob): Promise<string> {
 }
 
 export async function pipeline(files: File[]): Promise<string> {
-  const p: SafetensorsPipeline = await openSafetensorsPipeline(files, { variant: 'fp16', onProgress: (done: number, total: number) => void (done + total) });
+  const p: SafetensorsPipeline = await openSafetensorsPipeline(files, {
+    variant: 'fp16',
+    onProgress: (done: number, total: number) => void (done + total),
+  });
   const unet: PipelineComponent | undefined = p.components.find((c) => c.name === 'unet');
   const kind: 'file' | 'sharded' | 'none' | 'missing' | undefined = unet?.weights;
   const tensors: number = unet?.model?.tensors.length ?? 0;
@@ -125,7 +148,11 @@ export async function pipeline(files: File[]): Promise<string> {
 
 export async function batch(st: SafetensorsFile): Promise<number> {
   const all: Map<string, TensorArray> = await st.getTensors();
-  const floats: Map<string, Float32Array> = await st.getTensors(['a', 'b'], { as: 'float32', concurrency: 2, onProgress: (d: number, t: number) => void (d + t) });
+  const floats: Map<string, Float32Array> = await st.getTensors(['a', 'b'], {
+    as: 'float32',
+    concurrency: 2,
+    onProgress: (d: number, t: number) => void (d + t),
+  });
   // @ts-expect-error names is an array
   await st.getTensors('a');
   return all.size + floats.size;

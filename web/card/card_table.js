@@ -47,7 +47,15 @@ export function moduleTree({ parent, separator, names, sums, nodeOf }) {
   const nodes = new Array(names.length);
   for (let i = 0; i < names.length; i++) {
     const name = names[i];
-    const node = { name, path: name, tensors: sums[3 * i], parameters: sums[3 * i + 1], bytes: sums[3 * i + 2], own: [], children: [] };
+    const node = {
+      name,
+      path: name,
+      tensors: sums[3 * i],
+      parameters: sums[3 * i + 1],
+      bytes: sums[3 * i + 2],
+      own: [],
+      children: [],
+    };
     if (i > 0) {
       const up = nodes[parent[i]];
       if (up.path !== '') node.path = up.path + String.fromCharCode(separator[i]) + name;

@@ -3,20 +3,43 @@
 
 /** The kohya values a training summary shows, in this order (keys of card.training). */
 const TRAINING_SUMMARY = [
-  ['num_epochs', 'epochs'], ['max_train_steps', 'steps'], ['num_train_images', 'images'],
-  ['resolution', 'resolution'], ['learning_rate', 'learning rate'], ['unet_lr', 'UNet lr'],
-  ['text_encoder_lr', 'text encoder lr'], ['optimizer', 'optimizer'], ['lr_scheduler', 'scheduler'],
-  ['mixed_precision', 'precision'], ['model_type', 'model type'], ['seed', 'seed'],
+  ['num_epochs', 'epochs'],
+  ['max_train_steps', 'steps'],
+  ['num_train_images', 'images'],
+  ['resolution', 'resolution'],
+  ['learning_rate', 'learning rate'],
+  ['unet_lr', 'UNet lr'],
+  ['text_encoder_lr', 'text encoder lr'],
+  ['optimizer', 'optimizer'],
+  ['lr_scheduler', 'scheduler'],
+  ['mixed_precision', 'precision'],
+  ['model_type', 'model type'],
+  ['seed', 'seed'],
 ];
 
-const ADAPTER_NAMES = { lora: 'LoRA', locon: 'LoCon', loha: 'LoHa', lokr: 'LoKr', dora: 'DoRA', glora: 'GLoRA', oft: 'OFT', diff: 'full diff', unknown: 'adapter' };
+const ADAPTER_NAMES = {
+  lora: 'LoRA',
+  locon: 'LoCon',
+  loha: 'LoHa',
+  lokr: 'LoKr',
+  dora: 'DoRA',
+  glora: 'GLoRA',
+  oft: 'OFT',
+  diff: 'full diff',
+  unknown: 'adapter',
+};
 
 /**
  * 1234567 → "1.23M" (K, M, B, T; below 1000 as is).
  * @param {number} n
  */
 export function shortCount(n) {
-  for (const [unit, size] of /** @type {[string, number][]} */ ([['T', 1e12], ['B', 1e9], ['M', 1e6], ['K', 1e3]])) {
+  for (const [unit, size] of /** @type {[string, number][]} */ ([
+    ['T', 1e12],
+    ['B', 1e9],
+    ['M', 1e6],
+    ['K', 1e3],
+  ])) {
     if (n >= size) return `${(n / size).toFixed(n / size < 10 ? 2 : 1)}${unit}`;
   }
   return String(n);
@@ -53,7 +76,9 @@ export function familyText(card) {
  */
 export function parametersText(card) {
   const { total, byDtype, quantized } = card.parameters;
-  const dtypes = Object.entries(byDtype).sort((x, y) => y[1] - x[1]).map(([d, n]) => `${d} ${n.toLocaleString('en')}`);
+  const dtypes = Object.entries(byDtype)
+    .sort((x, y) => y[1] - x[1])
+    .map(([d, n]) => `${d} ${n.toLocaleString('en')}`);
   let text = `${total.toLocaleString('en')} (${shortCount(total)}${dtypes.length ? `; ${dtypes.join(', ')}` : ''})`;
   if (quantized) {
     const estimate = quantized.estimatedTotal === null ? 'unknown' : `about ${shortCount(quantized.estimatedTotal)}`;

@@ -9,8 +9,11 @@ import { loadCardModule, loadedCardModule } from '../core/modules.js';
 import { decodeCardTable, decodeModuleTreeTable } from './card_table.js';
 import { SafetensorsError } from '../core/errors.js';
 
-const versionMismatch = () => new SafetensorsError('InternalError',
-  'the model card module could not read the header table: the two .wasm files are probably from different versions of the package; serve the ones that came with it');
+const versionMismatch = () =>
+  new SafetensorsError(
+    'InternalError',
+    'the model card module could not read the header table: the two .wasm files are probably from different versions of the package; serve the ones that came with it',
+  );
 
 /**
  * A header table in the card module's heap (an Embind _DecodedHeaderTable).
@@ -45,7 +48,10 @@ function copyIn(card, headerTable) {
   const ptr = card.call(() => table.bytes(), what);
   if (ptr === 0) {
     letGo(entry);
-    throw new SafetensorsError('OutOfMemory', `${what} (${headerTable.byteLength} bytes): more WebAssembly memory than could be had`);
+    throw new SafetensorsError(
+      'OutOfMemory',
+      `${what} (${headerTable.byteLength} bytes): more WebAssembly memory than could be had`,
+    );
   }
   card.call((m) => m.HEAPU8.set(headerTable, ptr), what);
   return entry;
@@ -106,9 +112,13 @@ export class BuiltCard {
     if (this.flat) return this.flat;
     const card = loadedCardModule();
     if (card === null || this.headerTable === null) {
-      throw new SafetensorsError('InternalError', 'the model card module was let go after an error; call describe() again to read the module tree');
+      throw new SafetensorsError(
+        'InternalError',
+        'the model card module was let go after an error; call describe() again to read the module tree',
+      );
     }
-    const entry = this.entry && !this.entry.deleted && this.entry.card === card ? this.entry : copyIn(card, this.headerTable);
+    const entry =
+      this.entry && !this.entry.deleted && this.entry.card === card ? this.entry : copyIn(card, this.headerTable);
     this.entry = null;
     try {
       const table = tableOf(entry, (t) => t.moduleTreeTable(this.kohyaNames), 'building the module tree');

@@ -27,7 +27,11 @@ export async function convert(args) {
     // The file written, read back as a user would: what changed, and its size.
     const status = await withInput('convert', out, async (written) => {
       const changed = written.tensors.filter((t) => before.get(t.name) !== t.dtype).length;
-      console.log(printable(`wrote ${out}: ${changed} of ${written.tensors.length} tensors converted to ${to}, ${st.fileSize.toLocaleString('en')} -> ${written.fileSize.toLocaleString('en')} bytes`));
+      console.log(
+        printable(
+          `wrote ${out}: ${changed} of ${written.tensors.length} tensors converted to ${to}, ${st.fileSize.toLocaleString('en')} -> ${written.fileSize.toLocaleString('en')} bytes`,
+        ),
+      );
     });
     if (status !== 0) throw new Error(`${out} was written but cannot be read back`);
   });

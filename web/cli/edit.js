@@ -53,12 +53,17 @@ export async function edit(args) {
     /** @type {Record<string, string>} */
     const metadata = clear ? {} : { ...st.metadata };
     for (const key of remove) {
-      if (!(key in metadata)) throw new SafetensorsError('InvalidMetadata', `--delete ${JSON.stringify(key)}: the metadata has no such key`);
+      if (!(key in metadata))
+        throw new SafetensorsError('InvalidMetadata', `--delete ${JSON.stringify(key)}: the metadata has no such key`);
       delete metadata[key];
     }
     for (const [key, value] of set) metadata[key] = value;
     const keys = Object.keys(metadata).length;
     await st.withMetadata(st.metadata === null && keys === 0 && !clear ? null : metadata, { path: out });
-    console.log(printable(`wrote ${out}: ${keys} metadata key${keys === 1 ? '' : 's'}${set.length ? `, set ${set.map(([k]) => k).join(', ')}` : ''}${remove.length ? `, deleted ${remove.join(', ')}` : ''}; the ${(st.fileSize - st.dataStart).toLocaleString('en')} bytes of tensor data are unchanged`));
+    console.log(
+      printable(
+        `wrote ${out}: ${keys} metadata key${keys === 1 ? '' : 's'}${set.length ? `, set ${set.map(([k]) => k).join(', ')}` : ''}${remove.length ? `, deleted ${remove.join(', ')}` : ''}; the ${(st.fileSize - st.dataStart).toLocaleString('en')} bytes of tensor data are unchanged`,
+      ),
+    );
   });
 }

@@ -31,7 +31,12 @@ export async function withFile(path, fn) {
  */
 export function unreadable(path, error) {
   const code = error instanceof SafetensorsError ? error.code : 'ReadError';
-  return { loadable: false, referenceError: null, findings: [{ code, severity: 'error', message: `cannot read ${path}: ${/** @type {Error} */ (error).message}` }], tensors: 0 };
+  return {
+    loadable: false,
+    referenceError: null,
+    findings: [{ code, severity: 'error', message: `cannot read ${path}: ${/** @type {Error} */ (error).message}` }],
+    tensors: 0,
+  };
 }
 
 /**

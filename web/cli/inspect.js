@@ -1,6 +1,12 @@
 // safetensors-wasm inspect: the model card of one FILE (a file, a URL, a sharded model or a
 // diffusers pipeline), then its verdict, findings, metadata and tensor table.
-import { isPipelineSource, openSafetensors, openSafetensorsIndex, openSafetensorsPipeline, SafetensorsError } from '../index.js';
+import {
+  isPipelineSource,
+  openSafetensors,
+  openSafetensorsIndex,
+  openSafetensorsPipeline,
+  SafetensorsError,
+} from '../index.js';
 import { cardLines, findingLine, printable, table, verdictText } from './text.js';
 import { unreadable, withFile } from './files.js';
 import { parseArgs, usage } from './usage.js';
@@ -55,10 +61,16 @@ async function inspectModel(file, json) {
   const report = modelReport(model);
   const card = await model.describe();
   if (json) {
-    process.stdout.write(`${JSON.stringify({ file, report, card, metadata: model.metadata, shards: report.shards, tensors: model.tensors }, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ file, report, card, metadata: model.metadata, shards: report.shards, tensors: model.tensors }, null, 2)}\n`,
+    );
     return model.loadable ? 0 : 1;
   }
-  console.log(`${file}\n${cardLines(card).map((l) => `  ${l}`).join('\n')}\n`);
+  console.log(
+    `${file}\n${cardLines(card)
+      .map((l) => `  ${l}`)
+      .join('\n')}\n`,
+  );
   console.log(`${file}: ${verdictText(report)} (${report.tensors} tensors in ${report.shards.length} shards)`);
   for (const f of report.findings) console.log(findingLine(f));
   console.log(`\nshards:\n${shardLines(report).join('\n')}`);
@@ -66,7 +78,8 @@ async function inspectModel(file, json) {
   if (model.tensors.length) {
     /** @type {(string | number)[][]} */
     const rows = [['name', 'dtype', 'shape', 'shard', 'bytes']];
-    for (const t of model.tensors) rows.push([printable(t.name), t.dtype, `[${t.shape.join(', ')}]`, printable(t.shard), t.byteLength]);
+    for (const t of model.tensors)
+      rows.push([printable(t.name), t.dtype, `[${t.shape.join(', ')}]`, printable(t.shard), t.byteLength]);
     console.log(`\n${table(rows)}`);
   }
   return model.loadable ? 0 : 1;
@@ -88,14 +101,23 @@ async function inspectPipeline(file, json) {
   const cards = await Promise.all(pipeline.components.map((c) => c.model?.describe() ?? null));
   if (json) {
     const components = report.components.map((c, i) => ({ ...c, card: cards[i] }));
-    process.stdout.write(`${JSON.stringify({ file, report: { ...report, components: undefined }, className: pipeline.className, metadata: pipeline.metadata, components }, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ file, report: { ...report, components: undefined }, className: pipeline.className, metadata: pipeline.metadata, components }, null, 2)}\n`,
+    );
     return pipeline.loadable ? 0 : 1;
   }
-  console.log(`${file}: ${printable(pipeline.className ?? 'a diffusers pipeline')}, ${verdictText(report)} (${report.tensors} tensors)`);
+  console.log(
+    `${file}: ${printable(pipeline.className ?? 'a diffusers pipeline')}, ${verdictText(report)} (${report.tensors} tensors)`,
+  );
   for (const f of report.findings) console.log(findingLine(f));
   console.log(`\ncomponents:\n${componentLines(report).join('\n')}`);
   pipeline.components.forEach((c, i) => {
-    if (cards[i]) console.log(`\n${printable(c.name)}\n${cardLines(cards[i]).map((l) => `  ${l}`).join('\n')}`);
+    if (cards[i])
+      console.log(
+        `\n${printable(c.name)}\n${cardLines(cards[i])
+          .map((l) => `  ${l}`)
+          .join('\n')}`,
+      );
   });
   return pipeline.loadable ? 0 : 1;
 }
@@ -113,7 +135,12 @@ export async function inspect(args) {
       process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
       return st ? 0 : 1;
     }
-    if (card) console.log(`${file}\n${cardLines(card).map((l) => `  ${l}`).join('\n')}\n`);
+    if (card)
+      console.log(
+        `${file}\n${cardLines(card)
+          .map((l) => `  ${l}`)
+          .join('\n')}\n`,
+      );
     console.log(`${file}: ${verdictText(report)}`);
     for (const f of report.findings) console.log(findingLine(f));
     if (!st) return 1;
@@ -121,12 +148,20 @@ export async function inspect(args) {
     console.log(`${st.tensors.length} tensors`);
     if (st.metadata) {
       console.log('\nmetadata:');
-      for (const [k, v] of Object.entries(st.metadata)) console.log(printable(`  ${k}: ${v.length > 200 ? `${v.slice(0, 200)}… (${v.length} chars)` : v}`));
+      for (const [k, v] of Object.entries(st.metadata))
+        console.log(printable(`  ${k}: ${v.length > 200 ? `${v.slice(0, 200)}… (${v.length} chars)` : v}`));
     }
     if (st.tensors.length) {
       /** @type {(string | number)[][]} */
       const rows = [['name', 'dtype', 'shape', 'offsets', 'bytes']];
-      for (const t of st.tensors) rows.push([printable(t.name), t.dtype, `[${t.shape.join(', ')}]`, `${t.dataOffsets[0]}-${t.dataOffsets[1]}`, t.byteLength]);
+      for (const t of st.tensors)
+        rows.push([
+          printable(t.name),
+          t.dtype,
+          `[${t.shape.join(', ')}]`,
+          `${t.dataOffsets[0]}-${t.dataOffsets[1]}`,
+          t.byteLength,
+        ]);
       console.log(`\n${table(rows)}`);
     }
     return 0;

@@ -48,7 +48,12 @@ export function modelReport(model) {
     referenceError: null,
     findings: model.findings,
     tensors: model.tensors.length,
-    shards: model.shards.map((s) => ({ name: s.name, loadable: s.report.loadable, referenceError: s.report.referenceError, tensors: s.report.tensors })),
+    shards: model.shards.map((s) => ({
+      name: s.name,
+      loadable: s.report.loadable,
+      referenceError: s.report.referenceError,
+      tensors: s.report.tensors,
+    })),
   };
 }
 
@@ -70,7 +75,8 @@ export async function checkShardData(path, report, model, options, validate) {
     if (options.scanData) entry.dataScan = result.dataScan ?? null;
     if (options.hash) entry.hashes = result.hashes ?? null;
     // The header's findings are the shard's report's; what follows them is the read's.
-    for (const f of result.findings.slice(model.shards[i].report.findings.length)) report.findings.push({ ...f, shard: entry.name });
+    for (const f of result.findings.slice(model.shards[i].report.findings.length))
+      report.findings.push({ ...f, shard: entry.name });
   }
 }
 
@@ -79,7 +85,12 @@ export async function checkShardData(path, report, model, options, validate) {
  * @param {{ shards: ShardEntry[] }} report
  */
 export function shardHashLines(report) {
-  return report.shards.filter((s) => s.hashes).flatMap((s) => [printable(`  ${s.name}:`), ...hashLines(/** @type {import('../index.js').HashResult} */ (s.hashes)).map((l) => `    ${l}`)]);
+  return report.shards
+    .filter((s) => s.hashes)
+    .flatMap((s) => [
+      printable(`  ${s.name}:`),
+      ...hashLines(/** @type {import('../index.js').HashResult} */ (s.hashes)).map((l) => `    ${l}`),
+    ]);
 }
 
 /**
@@ -89,7 +100,11 @@ export function shardHashLines(report) {
 export function shardLines(report) {
   const width = Math.max(...report.shards.map((s) => s.name.length));
   const scanned = (/** @type {ShardEntry} */ s) => (s.dataScan ? `, data scanned (${s.dataScan.bytes} bytes)` : '');
-  return report.shards.map((s) => printable(`  ${s.name.padEnd(width)}  ${String(s.tensors).padStart(6)} ${s.tensors === 1 ? 'tensor ' : 'tensors'}  ${s.loadable ? 'loadable' : `not loadable${s.referenceError ? `: ${s.referenceError}` : ''}`}${scanned(s)}`));
+  return report.shards.map((s) =>
+    printable(
+      `  ${s.name.padEnd(width)}  ${String(s.tensors).padStart(6)} ${s.tensors === 1 ? 'tensor ' : 'tensors'}  ${s.loadable ? 'loadable' : `not loadable${s.referenceError ? `: ${s.referenceError}` : ''}`}${scanned(s)}`,
+    ),
+  );
 }
 
 /**
@@ -99,8 +114,14 @@ export function shardLines(report) {
  */
 export function pipelineReport(pipeline) {
   const components = pipeline.components.map((c) => ({
-    name: c.name, library: c.library, className: c.className, weights: c.weights, path: c.path,
-    loadable: c.report?.loadable ?? null, referenceError: c.report?.referenceError ?? null, tensors: c.model?.tensors.length ?? 0,
+    name: c.name,
+    library: c.library,
+    className: c.className,
+    weights: c.weights,
+    path: c.path,
+    loadable: c.report?.loadable ?? null,
+    referenceError: c.report?.referenceError ?? null,
+    tensors: c.model?.tensors.length ?? 0,
   }));
   return {
     loadable: pipeline.loadable,
@@ -119,7 +140,12 @@ export function pipelineReport(pipeline) {
 export function componentLines(report) {
   const width = Math.max(...report.components.map((c) => c.name.length));
   return report.components.map((c) => {
-    const what = c.weights === 'none' ? 'no weights' : c.weights === 'missing' ? 'MISSING weights' : `${c.path}, ${c.tensors} tensors, ${c.loadable ? 'loadable' : `not loadable${c.referenceError ? `: ${c.referenceError}` : ''}`}`;
+    const what =
+      c.weights === 'none'
+        ? 'no weights'
+        : c.weights === 'missing'
+          ? 'MISSING weights'
+          : `${c.path}, ${c.tensors} tensors, ${c.loadable ? 'loadable' : `not loadable${c.referenceError ? `: ${c.referenceError}` : ''}`}`;
     return printable(`  ${c.name.padEnd(width)}  ${c.className ?? '-'}: ${what}`);
   });
 }

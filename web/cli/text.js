@@ -24,18 +24,33 @@ function labelled(pairs) {
 export function cardLines(card) {
   /** @type {[string, string][]} */
   const pairs = [];
-  const add = (/** @type {string} */ label, /** @type {string | null | undefined} */ value) => { if (value !== null && value !== undefined && value !== '') pairs.push([label, value]); };
+  const add = (/** @type {string} */ label, /** @type {string | null | undefined} */ value) => {
+    if (value !== null && value !== undefined && value !== '') pairs.push([label, value]);
+  };
   add('title', card.title ?? '(none)');
   add('kind', card.kind + (card.adapter ? `: ${adapterText(card)}` : ''));
   const family = familyText(card);
   add('family', family ? `${family}; from ${card.family?.evidence.slice(0, 2).join('; ')}` : 'not recognised');
   add('parameters', parametersText(card));
-  const arch = Object.entries(card.architecture).map(([k, v]) => `${k} ${v}`).join(', ');
+  const arch = Object.entries(card.architecture)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
   add('architecture', arch);
-  add('trigger words', card.triggerWords.slice(0, MAX_TRIGGERS).map((w) => (w.count ? `${w.text} (${w.count})` : w.text)).join(', '));
+  add(
+    'trigger words',
+    card.triggerWords
+      .slice(0, MAX_TRIGGERS)
+      .map((w) => (w.count ? `${w.text} (${w.count})` : w.text))
+      .join(', '),
+  );
   const base = card.baseModel;
   if (base) add('base model', [base.name, base.version, base.hash?.slice(0, 12)].filter(Boolean).join(', '));
-  add('training', trainingSummary(card).map(([label, value]) => `${label} ${value}`).join(', '));
+  add(
+    'training',
+    trainingSummary(card)
+      .map(([label, value]) => `${label} ${value}`)
+      .join(', '),
+  );
   add('date', card.date);
   add('author', card.author);
   add('license', card.license);
@@ -53,10 +68,13 @@ export function cardLines(card) {
 export function hashLines(h) {
   /** @type {[string, string][]} */
   const pairs = [
-    ['AutoV2', h.autoV2 ?? '-'], ['AutoV3', h.autoV3 ?? '-'],
-    ['AutoV1', h.autoV1 ?? '- (file shorter than 1 MiB + 64 KiB)'], ['data SHA-256', h.dataSha256 ?? '-'],
+    ['AutoV2', h.autoV2 ?? '-'],
+    ['AutoV3', h.autoV3 ?? '-'],
+    ['AutoV1', h.autoV1 ?? '- (file shorter than 1 MiB + 64 KiB)'],
+    ['data SHA-256', h.dataSha256 ?? '-'],
   ];
-  for (const c of h.checks) pairs.push([c.key, c.match ? `ok (${c.claimed})` : `MISMATCH: claims ${c.claimed}, is ${c.actual}`]);
+  for (const c of h.checks)
+    pairs.push([c.key, c.match ? `ok (${c.claimed})` : `MISMATCH: claims ${c.claimed}, is ${c.actual}`]);
   const lines = labelled(pairs);
   for (const [name, digest] of Object.entries(h.tensors ?? {})) lines.push(`${digest}  ${printable(name)}`);
   return lines;
@@ -69,11 +87,14 @@ export function hashLines(h) {
 export function findingLine(f) {
   // A shard's scan or hash finding does not name its shard; cross-shard findings do.
   const shard = f.shard !== undefined && !f.message.includes(f.shard) ? `${f.shard}: ` : '';
-  return printable(`  ${f.severity.padEnd(7)} ${f.component !== undefined ? `${f.component}: ` : ''}${shard}${f.code}${f.tensor !== undefined ? ` [${f.tensor}]` : ''}: ${f.message}`);
+  return printable(
+    `  ${f.severity.padEnd(7)} ${f.component !== undefined ? `${f.component}: ` : ''}${shard}${f.code}${f.tensor !== undefined ? ` [${f.tensor}]` : ''}: ${f.message}`,
+  );
 }
 
 /** `loadable`, or `not loadable: <the reference's error kind>`. */
-export const verdictText = (/** @type {{ loadable: boolean, referenceError: string | null }} */ r) => (r.loadable ? 'loadable' : `not loadable${r.referenceError ? `: ${r.referenceError}` : ''}`);
+export const verdictText = (/** @type {{ loadable: boolean, referenceError: string | null }} */ r) =>
+  r.loadable ? 'loadable' : `not loadable${r.referenceError ? `: ${r.referenceError}` : ''}`;
 
 /**
  * Rows of cells as aligned columns.
@@ -81,5 +102,12 @@ export const verdictText = (/** @type {{ loadable: boolean, referenceError: stri
  */
 export function table(rows) {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => String(r[c]).length)));
-  return rows.map((r) => r.map((v, c) => String(v).padEnd(widths[c])).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((r) =>
+      r
+        .map((v, c) => String(v).padEnd(widths[c]))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }

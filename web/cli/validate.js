@@ -4,7 +4,15 @@ import { isPipelineSource, openSafetensorsIndex, openSafetensorsPipeline, valida
 import { findingLine, hashLines, printable, verdictText } from './text.js';
 import { unreadable, withFile } from './files.js';
 import { parseArgs, usage } from './usage.js';
-import { checkShardData, componentLines, isModelArgument, modelReport, pipelineReport, shardHashLines, shardLines } from './sharded.js';
+import {
+  checkShardData,
+  componentLines,
+  isModelArgument,
+  modelReport,
+  pipelineReport,
+  shardHashLines,
+  shardLines,
+} from './sharded.js';
 
 /** @typedef {import('./sharded.js').ShardEntry} ShardEntry */
 /** @typedef {import('./sharded.js').ComponentEntry} ComponentEntry */
@@ -46,17 +54,36 @@ export async function validate(args) {
   for (const file of parsed.files) {
     const r = await validatePath(file, { scanData, hash });
     const { loadable, referenceError, findings, tensors, dataScan, hashes } = r;
-    results.push({ file, loadable, referenceError, findings, tensors, ...(r.shards ? { shards: r.shards } : {}), ...(r.components ? { className: r.className, components: r.components } : {}), ...(scanData ? { dataScan: dataScan ?? null } : {}), ...(hash ? { hashes: hashes ?? null } : {}) });
+    results.push({
+      file,
+      loadable,
+      referenceError,
+      findings,
+      tensors,
+      ...(r.shards ? { shards: r.shards } : {}),
+      ...(r.components ? { className: r.className, components: r.components } : {}),
+      ...(scanData ? { dataScan: dataScan ?? null } : {}),
+      ...(hash ? { hashes: hashes ?? null } : {}),
+    });
   }
   if (parsed.has('--json')) {
     process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
   } else {
     for (const r of results) {
-      const where = r.shards ? ` in ${r.shards.length} shards` : r.components ? ` in ${r.components.filter((c) => c.tensors > 0).length} components of ${printable(r.className ?? 'a pipeline')}` : '';
+      const where = r.shards
+        ? ` in ${r.shards.length} shards`
+        : r.components
+          ? ` in ${r.components.filter((c) => c.tensors > 0).length} components of ${printable(r.className ?? 'a pipeline')}`
+          : '';
       console.log(`${r.file}: ${verdictText(r)} (${r.tensors} tensors${where})`);
       for (const f of r.findings) console.log(findingLine(f));
       // An entry with shards is a model's, one with components a pipeline's.
-      if (r.shards) for (const line of [...shardLines(/** @type {ModelReport} */ (r)), ...shardHashLines(/** @type {ModelReport} */ (r))]) console.log(line);
+      if (r.shards)
+        for (const line of [
+          ...shardLines(/** @type {ModelReport} */ (r)),
+          ...shardHashLines(/** @type {ModelReport} */ (r)),
+        ])
+          console.log(line);
       if (r.components) for (const line of componentLines(/** @type {PipelineReport} */ (r))) console.log(line);
       if (r.hashes) for (const line of hashLines(r.hashes)) console.log(`  ${line}`);
     }

@@ -46,7 +46,12 @@ export function readError(message, cause) {
  * @param {string} [where] what was searched, for the message
  */
 export function tensorNotFound(name, tensors, where = 'this file') {
-  const some = tensors.slice(0, 3).map((t) => JSON.stringify(t.name)).join(', ');
+  const some = tensors
+    .slice(0, 3)
+    .map((t) => JSON.stringify(t.name))
+    .join(', ');
   const has = tensors.length === 0 ? 'it has no tensors' : `it has ${tensors.length}, e.g. ${some}`;
-  return new SafetensorsError('TensorNotFound', `no tensor named ${JSON.stringify(name)} in ${where}; ${has}`, { tensor: name });
+  return new SafetensorsError('TensorNotFound', `no tensor named ${JSON.stringify(name)} in ${where}; ${has}`, {
+    tensor: name,
+  });
 }

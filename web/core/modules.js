@@ -33,9 +33,11 @@ function checkBinary(value, name) {
  * @returns {InitOptions}
  */
 function checkInitOptions(options) {
-  if (options === null || typeof options !== 'object') throw new TypeError('initSafetensors: options must be an object');
+  if (options === null || typeof options !== 'object')
+    throw new TypeError('initSafetensors: options must be an object');
   const { locateFile, wasmBinary, cardWasmBinary } = options;
-  if (locateFile !== undefined && typeof locateFile !== 'function') throw new TypeError('initSafetensors: options.locateFile must be a function');
+  if (locateFile !== undefined && typeof locateFile !== 'function')
+    throw new TypeError('initSafetensors: options.locateFile must be a function');
   checkBinary(wasmBinary, 'wasmBinary');
   checkBinary(cardWasmBinary, 'cardWasmBinary');
   return { locateFile, wasmBinary, cardWasmBinary };
@@ -102,17 +104,26 @@ class ModuleSlot {
         // Emscripten 3.1.6's web build cannot fetch file: URLs; Node reads the file itself.
         const fsModule = 'node:fs/promises';
         const { readFile } = await import(/* @vite-ignore */ /* webpackIgnore: true */ fsModule);
-        moduleOptions.wasmBinary = (this.nodeBytes ??= new Uint8Array(await readFile(this.url)));
+        moduleOptions.wasmBinary = this.nodeBytes ??= new Uint8Array(await readFile(this.url));
       }
-      moduleOptions.locateFile = locateFile ?? ((path, prefix) => (path.endsWith('.wasm') ? this.url.href : prefix + path));
-      return await (await this.factory())(moduleOptions);
+      moduleOptions.locateFile =
+        locateFile ?? ((path, prefix) => (path.endsWith('.wasm') ? this.url.href : prefix + path));
+      return await (
+        await this.factory()
+      )(moduleOptions);
     } catch (cause) {
       const file = this.url.pathname.slice(this.url.pathname.lastIndexOf('/') + 1);
-      const where = wasmBinary ? `the ${this.binaryOption} given` : locateFile ? 'the URL locateFile gave' : this.url.href;
-      throw new SafetensorsError('InitError',
+      const where = wasmBinary
+        ? `the ${this.binaryOption} given`
+        : locateFile
+          ? 'the URL locateFile gave'
+          : this.url.href;
+      throw new SafetensorsError(
+        'InitError',
         `the WebAssembly module ${file} could not be loaded from ${where}: ${errorText(cause)}. ` +
-        `Serve ${file} beside the package, or tell initSafetensors where it is ({ locateFile } or { ${this.binaryOption} })`,
-        { cause });
+          `Serve ${file} beside the package, or tell initSafetensors where it is ({ locateFile } or { ${this.binaryOption} })`,
+        { cause },
+      );
     }
   }
 
@@ -128,7 +139,13 @@ class ModuleSlot {
 /** @type {ModuleSlot<CoreModule, Core>} */
 const coreSlot = new ModuleSlot('core', WASM_URL, 'wasmBinary', async () => createSafetensorsCore, Core);
 /** @type {ModuleSlot<CardModule, WasmModule<CardModule>>} */
-const cardSlot = new ModuleSlot('card module', CARD_WASM_URL, 'cardWasmBinary', async () => (await import('../wasm/safetensors_card.js')).default, WasmModule);
+const cardSlot = new ModuleSlot(
+  'card module',
+  CARD_WASM_URL,
+  'cardWasmBinary',
+  async () => (await import('../wasm/safetensors_card.js')).default,
+  WasmModule,
+);
 
 /**
  * Loads the core module (once; later calls return the same promise). Options, when given,

@@ -10,7 +10,10 @@ export class TableReader {
     const textBytes = view.getUint32(4, true);
     const start = bytes.byteOffset + 8;
     // A Float64Array view needs 8-byte alignment; copies made with slice() start at 0.
-    this.numbers = start % 8 === 0 ? new Float64Array(bytes.buffer, start, count) : new Float64Array(bytes.buffer.slice(start, start + count * 8));
+    this.numbers =
+      start % 8 === 0
+        ? new Float64Array(bytes.buffer, start, count)
+        : new Float64Array(bytes.buffer.slice(start, start + count * 8));
     this.text = decoder.decode(bytes.subarray(8 + count * 8, 8 + count * 8 + textBytes));
     this.at = 0;
   }

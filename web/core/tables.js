@@ -33,10 +33,19 @@ export function decodeCoreTables(bytes) {
   const r = new TableReader(bytes);
   const version = r.num();
   if (version !== VERSION) {
-    throw new SafetensorsError('InternalError',
-      `safetensors-wasm: the .wasm file is from another version of the package (its tables are version ${version}, this code reads ${VERSION}); serve the .wasm that came with this package`);
+    throw new SafetensorsError(
+      'InternalError',
+      `safetensors-wasm: the .wasm file is from another version of the package (its tables are version ${version}, this code reads ${VERSION}); serve the .wasm that came with this package`,
+    );
   }
-  const dtypes = r.list((index) => ({ name: /** @type {Dtype} */ (r.str()), index, bits: r.num(), unitBytes: r.num(), unitElements: r.num(), storage: r.str() }));
+  const dtypes = r.list((index) => ({
+    name: /** @type {Dtype} */ (r.str()),
+    index,
+    bits: r.num(),
+    unitBytes: r.num(),
+    unitElements: r.num(),
+    storage: r.str(),
+  }));
   const referenceErrors = r.list(() => /** @type {ReferenceErrorKind | null} */ (r.str() || null));
   const severities = r.list(() => /** @type {Severity} */ (r.str()));
   const referenceErrorSeverity = severities[r.num()];

@@ -17,19 +17,58 @@ export type ReferenceErrorKind =
 
 /** Element types the reference loader accepts. */
 export type Dtype =
-  | 'BOOL' | 'F4' | 'F6_E2M3' | 'F6_E3M2' | 'U8' | 'I8' | 'F8_E5M2' | 'F8_E4M3' | 'F8_E8M0'
-  | 'F8_E4M3FNUZ' | 'F8_E5M2FNUZ' | 'I16' | 'U16' | 'F16' | 'BF16' | 'I32' | 'U32' | 'F32'
-  | 'C64' | 'F64' | 'I64' | 'U64';
+  | 'BOOL'
+  | 'F4'
+  | 'F6_E2M3'
+  | 'F6_E3M2'
+  | 'U8'
+  | 'I8'
+  | 'F8_E5M2'
+  | 'F8_E4M3'
+  | 'F8_E8M0'
+  | 'F8_E4M3FNUZ'
+  | 'F8_E5M2FNUZ'
+  | 'I16'
+  | 'U16'
+  | 'F16'
+  | 'BF16'
+  | 'I32'
+  | 'U32'
+  | 'F32'
+  | 'C64'
+  | 'F64'
+  | 'I64'
+  | 'U64';
 
 /** The codes of our findings (README, "Findings"); a reference error kind is the other kind of code. Checked against the core's table by tests/js/documented_codes.test.js. */
 export type FindingCode =
-  | 'DuplicateTensorName' | 'DuplicateMetadataKey' | 'ArrayTensorEntry' | 'MapDtype' | 'UnknownTensorField'
-  | 'HeaderNotPadded' | 'MisalignedTensor' | 'HugeTensor' | 'EmptyTensor' | 'ManyScalarTensors'
-  | 'UnlabeledIntegerWeights' | 'UnknownMetadataKey' | 'UnusualFormat' | 'LargeMetadataValue'
-  | 'LeadingWhitespace' | 'OversizedHeader' | 'NonFiniteValues' | 'AllZeroTensor'
+  | 'DuplicateTensorName'
+  | 'DuplicateMetadataKey'
+  | 'ArrayTensorEntry'
+  | 'MapDtype'
+  | 'UnknownTensorField'
+  | 'HeaderNotPadded'
+  | 'MisalignedTensor'
+  | 'HugeTensor'
+  | 'EmptyTensor'
+  | 'ManyScalarTensors'
+  | 'UnlabeledIntegerWeights'
+  | 'UnknownMetadataKey'
+  | 'UnusualFormat'
+  | 'LargeMetadataValue'
+  | 'LeadingWhitespace'
+  | 'OversizedHeader'
+  | 'NonFiniteValues'
+  | 'AllZeroTensor'
   | 'EmbeddedHashMismatch'
-  | 'IndexTensorMissing' | 'UnindexedTensor' | 'TensorInSeveralShards' | 'ShardMissing' | 'ShardNotLoadable'
-  | 'UnsafeShardName' | 'IndexTotalSizeMismatch' | 'ShardNotReferenced'
+  | 'IndexTensorMissing'
+  | 'UnindexedTensor'
+  | 'TensorInSeveralShards'
+  | 'ShardMissing'
+  | 'ShardNotLoadable'
+  | 'UnsafeShardName'
+  | 'IndexTotalSizeMismatch'
+  | 'ShardNotReferenced'
   | 'ComponentMissing';
 
 export interface Finding {
@@ -81,7 +120,11 @@ export type ErrorCode =
   | 'WriteError';
 
 export class SafetensorsError extends Error {
-  constructor(code: ErrorCode, message: string, details?: { tensor?: string; findings?: Finding[]; report?: ValidationReport; cause?: unknown });
+  constructor(
+    code: ErrorCode,
+    message: string,
+    details?: { tensor?: string; findings?: Finding[]; report?: ValidationReport; cause?: unknown },
+  );
   readonly name: 'SafetensorsError';
   readonly code: ErrorCode;
   readonly tensor?: string;

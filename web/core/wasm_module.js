@@ -47,8 +47,13 @@ export class WasmModule {
     } catch (error) {
       if (!(error instanceof WebAssembly.RuntimeError)) throw error;
       this.drop();
-      if (/OOM|alloc|memory/i.test(error.message)) throw outOfMemory(what ?? `the WebAssembly ${this.slot.name}`, error);
-      throw new SafetensorsError('InternalError', `the WebAssembly ${this.slot.name} stopped (${error.message}); it is reloaded for the next call`, { cause: error });
+      if (/OOM|alloc|memory/i.test(error.message))
+        throw outOfMemory(what ?? `the WebAssembly ${this.slot.name}`, error);
+      throw new SafetensorsError(
+        'InternalError',
+        `the WebAssembly ${this.slot.name} stopped (${error.message}); it is reloaded for the next call`,
+        { cause: error },
+      );
     }
   }
 

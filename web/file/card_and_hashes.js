@@ -31,7 +31,9 @@ export function cardAndHashes({ source, header, byName, cardOf }, self) {
       const described = cardObject(await cardOf());
       const adapter = described.adapter;
       if (readAlpha && adapter && adapter.alpha === null && adapter.alphaTensor !== undefined) {
-        alphaRead ??= (/** @type {Float32Array} */ (await self().getTensor(adapter.alphaTensor, { as: 'float32', signal })))[0];
+        alphaRead ??= /** @type {Float32Array} */ (
+          await self().getTensor(adapter.alphaTensor, { as: 'float32', signal })
+        )[0];
         if (Number.isFinite(alphaRead)) adapter.alpha = alphaRead;
       }
       return described;
@@ -53,14 +55,21 @@ export function cardAndHashes({ source, header, byName, cardOf }, self) {
       let chosen = null;
       if (which === true) chosen = tensors;
       else if (which !== false) {
-        const indices = new Set(which.map((name) => {
-          const index = byName().get(name);
-          if (index === undefined) throw tensorNotFound(name, tensors);
-          return index;
-        }));
+        const indices = new Set(
+          which.map((name) => {
+            const index = byName().get(name);
+            if (index === undefined) throw tensorNotFound(name, tensors);
+            return index;
+          }),
+        );
         chosen = [...indices].sort((a, b) => a - b).map((i) => tensors[i]);
       }
-      const spans = chosen?.map((t) => ({ name: t.name, begin: dataStart + t.dataOffsets[0], end: dataStart + t.dataOffsets[1] })) ?? null;
+      const spans =
+        chosen?.map((t) => ({
+          name: t.name,
+          begin: dataStart + t.dataOffsets[0],
+          end: dataStart + t.dataOffsets[1],
+        })) ?? null;
       const plan = { size: header.fileSize, dataStart, file: wantFile, data: wantData, tensors: spans };
       return hashSource(await initSafetensors(), source, plan, header.embeddedHashes, hashOptions);
     },

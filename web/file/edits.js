@@ -13,7 +13,8 @@ import { checkOptions } from './options.js';
 function slicer(input) {
   if (typeof Blob !== 'undefined' && input instanceof Blob) return (begin, end) => input.slice(begin, end);
   if (input instanceof ArrayBuffer) return (begin, end) => new Uint8Array(input, begin, end - begin);
-  if (ArrayBuffer.isView(input)) return (begin, end) => new Uint8Array(input.buffer, input.byteOffset + begin, end - begin);
+  if (ArrayBuffer.isView(input))
+    return (begin, end) => new Uint8Array(input.buffer, input.byteOffset + begin, end - begin);
   return () => null;
 }
 
@@ -39,8 +40,10 @@ export function edits({ input, source, header }, self) {
       if (path !== undefined) return writeEdited(path, edited, source, signal);
       const data = slicer(input)(edited.dataStart, header.fileSize);
       if (data === null) {
-        throw new SafetensorsError('UnsupportedSource',
-          'withMetadata needs a file opened from a Blob, File or bytes to return a Blob (a URL or FileHandle cannot be sliced without reading it); in Node, pass { path } to stream it to a file');
+        throw new SafetensorsError(
+          'UnsupportedSource',
+          'withMetadata needs a file opened from a Blob, File or bytes to return a Blob (a URL or FileHandle cannot be sliced without reading it); in Node, pass { path } to stream it to a file',
+        );
       }
       return new Blob(/** @type {BlobPart[]} */ ([edited.header, data]));
     },

@@ -38,7 +38,11 @@ export async function openFile(input, options, describable) {
   const report = verdictOf(header);
   if (report.referenceError !== null) {
     const [first] = header.findings;
-    throw new SafetensorsError(report.referenceError, first.message, { tensor: first.tensor, findings: header.findings, report });
+    throw new SafetensorsError(report.referenceError, first.message, {
+      tensor: first.tensor,
+      findings: header.findings,
+      report,
+    });
   }
   const { tensors } = header;
   let byIndex = null;
@@ -53,7 +57,11 @@ export async function openFile(input, options, describable) {
     header,
     byName: () => (byIndex ??= new Map(tensors.map((t, i) => [t.name, i]))),
     async cardOf() {
-      if (card === null) throw new SafetensorsError('InternalError', 'this file was opened as a shard of a sharded model: describe the model instead');
+      if (card === null)
+        throw new SafetensorsError(
+          'InternalError',
+          'this file was opened as a shard of a sharded model: describe the model instead',
+        );
       return card();
     },
   };

@@ -10,8 +10,10 @@
 export function checkOptions(options) {
   if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
   const { signal, onProgress } = /** @type {{ signal?: unknown, onProgress?: unknown }} */ (options);
-  if (signal !== undefined && !(signal instanceof AbortSignal)) throw new TypeError('options.signal must be an AbortSignal');
-  if (onProgress !== undefined && typeof onProgress !== 'function') throw new TypeError('options.onProgress must be a function');
+  if (signal !== undefined && !(signal instanceof AbortSignal))
+    throw new TypeError('options.signal must be an AbortSignal');
+  if (onProgress !== undefined && typeof onProgress !== 'function')
+    throw new TypeError('options.onProgress must be a function');
   return /** @type {T & { signal?: AbortSignal, onProgress?: (done: number, total: number) => void }} */ (options);
 }
 

@@ -13,11 +13,18 @@ import { checkOptions } from './options.js';
 export function tensorReads({ source, header, byName }) {
   const { tensors, dataStart, dtypeIndex } = header;
   /** The read plan of tensor `name` for `options`, on the loaded core. */
-  const planFor = async (/** @type {string} */ name, /** @type {{ as?: string, rows?: [number, number] }} */ options) => {
+  const planFor = async (
+    /** @type {string} */ name,
+    /** @type {{ as?: string, rows?: [number, number] }} */ options,
+  ) => {
     const index = byName().get(name);
     if (index === undefined) throw tensorNotFound(name, tensors);
     const core = await initSafetensors();
-    return { core, tensor: tensors[index], plan: planTensorRead(tensors[index], core.tables.dtypes[dtypeIndex[index]], dataStart, options) };
+    return {
+      core,
+      tensor: tensors[index],
+      plan: planTensorRead(tensors[index], core.tables.dtypes[dtypeIndex[index]], dataStart, options),
+    };
   };
   // One implementation per method serves its overloads, which narrow the array's type by `as`.
   return /** @type {import('../index.js').TensorReader} */ ({
@@ -42,10 +49,11 @@ export function tensorReads({ source, header, byName }) {
      *   onProgress?: (bytesDone: number, bytesTotal: number) => void, chunkBytes?: number }} [streamOptions]
      * @returns {AsyncGenerator<import('../tensors/decode.js').TensorPiece, void, undefined>}
      */
-    async* streamTensor(name, streamOptions = {}) {
+    async *streamTensor(name, streamOptions = {}) {
       checkOptions(streamOptions);
       const { chunkBytes, signal, onProgress } = streamOptions;
-      if (chunkBytes !== undefined && (!Number.isSafeInteger(chunkBytes) || chunkBytes < 1)) throw new TypeError('options.chunkBytes must be a positive integer');
+      if (chunkBytes !== undefined && (!Number.isSafeInteger(chunkBytes) || chunkBytes < 1))
+        throw new TypeError('options.chunkBytes must be a positive integer');
       const { core, plan } = await planFor(name, streamOptions);
       yield* decodePieces(core, source, plan, { signal, onProgress, chunkBytes });
     },
@@ -58,7 +66,13 @@ export function tensorReads({ source, header, byName }) {
      */
     async getTensors(names, batchOptions = {}) {
       checkOptions(batchOptions);
-      return readTensorBatch(await initSafetensors(), source, { tensors, dataStart, dtypeIndex, byName }, names, batchOptions);
+      return readTensorBatch(
+        await initSafetensors(),
+        source,
+        { tensors, dataStart, dtypeIndex, byName },
+        names,
+        batchOptions,
+      );
     },
   });
 }

@@ -13,7 +13,12 @@ import { checkBoolean, checkOptions } from './options.js';
  * @returns {import('../index.js').ValidationReport}
  */
 export function verdictOf(header) {
-  return { loadable: header.referenceError === null, referenceError: header.referenceError, findings: header.findings, tensors: header.tensors.length };
+  return {
+    loadable: header.referenceError === null,
+    referenceError: header.referenceError,
+    findings: header.findings,
+    tensors: header.tensors.length,
+  };
 }
 
 /**
@@ -59,7 +64,11 @@ export async function validateSafetensors(input, options = {}) {
     const plan = { size: header.fileSize, dataStart: readableDataStart(header), file: true, data: true, tensors: null };
     // The metadata's hash claims, from the core's analysis (checked only on a loadable file).
     const claims = result.loadable ? header.embeddedHashes : [];
-    const scanWith = scanning ? async (/** @type {any} */ pass) => { scan = await scanData(core, source, header, options, pass); } : null;
+    const scanWith = scanning
+      ? async (/** @type {any} */ pass) => {
+          scan = await scanData(core, source, header, options, pass);
+        }
+      : null;
     hashes = await hashSource(core, source, plan, claims, options, scanWith);
   } else if (scanning) {
     scan = await scanData(core, source, header, options);

@@ -48,7 +48,8 @@ export function checkEmbeddedHashes(claims, hashes, size, severity) {
     checks.push({ key, claimed: value, actual, match });
     if (!match) {
       findings.push({
-        code: 'EmbeddedHashMismatch', severity,
+        code: 'EmbeddedHashMismatch',
+        severity,
         message: `${key} says ${value}, but ${WHAT[covers]} hashes to ${actual}: the bytes changed after the hash was written, or the metadata was copied from another file`,
       });
     }

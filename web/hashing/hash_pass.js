@@ -80,8 +80,12 @@ export async function openHashPass(plan) {
   const tensors = dataStart === null ? null : plan.tensors;
   const ranges = rangesOf({ ...plan, data, tensors });
   const bytes = ranges.reduce((sum, [, length]) => sum + length, 0);
-  const [fileLane, dataLane, tensorLane] = await openLanes([file, data, tensors !== null], (plan.parallel ?? true) && bytes >= PARALLEL_MIN_BYTES);
-  const window = file && size >= AUTOV1_WINDOW.offset + AUTOV1_WINDOW.length ? new Uint8Array(AUTOV1_WINDOW.length) : null;
+  const [fileLane, dataLane, tensorLane] = await openLanes(
+    [file, data, tensors !== null],
+    (plan.parallel ?? true) && bytes >= PARALLEL_MIN_BYTES,
+  );
+  const window =
+    file && size >= AUTOV1_WINDOW.offset + AUTOV1_WINDOW.length ? new Uint8Array(AUTOV1_WINDOW.length) : null;
   /** @type {Promise<string>[]} */
   const tensorDigests = [];
   let next = 0; // the first tensor not yet cut
@@ -145,8 +149,11 @@ export async function openHashPass(plan) {
       if (window) autoV1 = (await newSha256()).update(window).digest('hex').slice(0, 8);
       /** @type {import('../index.js').FileHashes} */
       const result = {
-        sha256, autoV2: sha256?.slice(0, 10) ?? null, autoV1,
-        dataSha256, autoV3: dataSha256?.slice(0, 12) ?? null,
+        sha256,
+        autoV2: sha256?.slice(0, 10) ?? null,
+        autoV1,
+        dataSha256,
+        autoV3: dataSha256?.slice(0, 12) ?? null,
       };
       if (tensors) {
         const digests = await Promise.all(tensorDigests);

@@ -16,7 +16,12 @@ import { createSHA256 } from 'hash-wasm';
  */
 async function hostPort() {
   if (typeof (/** @type {{ WorkerGlobalScope?: unknown }} */ (globalThis).WorkerGlobalScope) !== 'undefined') {
-    return { post: (message) => self.postMessage(message), listen: (fn) => { self.onmessage = (event) => fn(event.data); } };
+    return {
+      post: (message) => self.postMessage(message),
+      listen: (fn) => {
+        self.onmessage = (event) => fn(event.data);
+      },
+    };
   }
   const threads = 'node:worker_threads';
   /** @type {typeof import('node:worker_threads')} */
@@ -48,4 +53,8 @@ async function main() {
 
 // A failed start (hash-wasm not loadable) is thrown outside the promise, so that the worker's
 // error event tells the host, as a failed import would.
-main().catch((error) => setTimeout(() => { throw error; }));
+main().catch((error) =>
+  setTimeout(() => {
+    throw error;
+  }),
+);

@@ -65,7 +65,10 @@ async function spawn() {
       post: (message, transfer) => worker.postMessage(message, transfer ?? []),
       listen(onMessage, onFailure) {
         worker.onmessage = (event) => onMessage(event.data);
-        worker.onerror = (event) => { event.preventDefault?.(); onFailure(event.message || 'the worker script failed to load'); };
+        worker.onerror = (event) => {
+          event.preventDefault?.();
+          onFailure(event.message || 'the worker script failed to load');
+        };
         worker.onmessageerror = () => onFailure('a message could not be read');
       },
       stop: () => worker.terminate(),
@@ -82,7 +85,9 @@ async function spawn() {
       worker.on('error', (error) => onFailure(errorText(error)));
       worker.on('exit', (code) => onFailure(`the worker exited (code ${code})`));
     },
-    stop: () => { worker.terminate().catch(() => {}); },
+    stop: () => {
+      worker.terminate().catch(() => {});
+    },
   };
 }
 
@@ -109,7 +114,9 @@ export async function workerLane() {
   /** @type {(ok: boolean) => void} */
   let started = () => {};
   /** @type {Promise<boolean>} */
-  const ready = new Promise((resolve) => { started = resolve; });
+  const ready = new Promise((resolve) => {
+    started = resolve;
+  });
   const fail = (/** @type {string} */ reason) => {
     if (failure) return;
     failure = new SafetensorsError('InternalError', `the hashing worker failed: ${reason}`);
@@ -143,7 +150,9 @@ export async function workerLane() {
       inFlight += copy.byteLength;
       host.post({ bytes: copy }, [copy.buffer]);
       if (inFlight <= LANE_IN_FLIGHT_BYTES) return;
-      return new Promise((resolve, reject) => { waiter = { resolve: () => resolve(), reject }; });
+      return new Promise((resolve, reject) => {
+        waiter = { resolve: () => resolve(), reject };
+      });
     },
     cut() {
       if (failure) return Promise.reject(failure);

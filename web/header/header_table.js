@@ -10,7 +10,10 @@ export function decodeHeaderTable(bytes, tables) {
   const r = new TableReader(bytes);
   const referenceError = tables.referenceErrors[r.num()];
   // The verdict is the first finding when the reference rejects the file.
-  const rejection = referenceError === null ? [] : [withTensor(r, { code: referenceError, severity: tables.referenceErrorSeverity, message: r.str() })];
+  const rejection =
+    referenceError === null
+      ? []
+      : [withTensor(r, { code: referenceError, severity: tables.referenceErrorSeverity, message: r.str() })];
   const fileSize = r.num();
   const headerSize = r.num();
   const dataStart = r.num();
@@ -39,12 +42,29 @@ export function decodeHeaderTable(bytes, tables) {
     const begin = r.num();
     const end = r.num();
     /** @type {import('../index.js').TensorInfo} */
-    const tensor = { name, dtype: tables.dtypes[dtype].name, shape, dataOffsets: [begin, end], byteLength: end - begin };
+    const tensor = {
+      name,
+      dtype: tables.dtypes[dtype].name,
+      shape,
+      dataOffsets: [begin, end],
+      byteLength: end - begin,
+    };
     if (r.num() === 1) tensor.exactShape = shape.map(() => BigInt(r.str()));
     tensors[i] = tensor;
     dtypeIndex[i] = dtype;
   }
   // `table` stays for the model card's module (web/card/model_card.js), which reads it back.
   const table = bytes;
-  return { referenceError, fileSize, headerSize, dataStart, findings, metadata, embeddedHashes, tensors, dtypeIndex, table };
+  return {
+    referenceError,
+    fileSize,
+    headerSize,
+    dataStart,
+    findings,
+    metadata,
+    embeddedHashes,
+    tensors,
+    dtypeIndex,
+    table,
+  };
 }

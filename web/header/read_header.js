@@ -11,9 +11,12 @@ const LENGTH_PREFIX = 8;
  * @param {unknown} [cause]
  */
 function headerOutOfMemory(headerBytes, cause) {
-  return new SafetensorsError('OutOfMemory',
+  return new SafetensorsError(
+    'OutOfMemory',
     `reading this ${headerBytes}-byte header needs about ${Math.ceil((16 * headerBytes) / 2 ** 20)} MiB of WebAssembly memory, more than could be had; ` +
-    'the file is probably hostile (real headers are a few MB); no verdict was reached', { cause });
+      'the file is probably hostile (real headers are a few MB); no verdict was reached',
+    { cause },
+  );
 }
 
 /**
@@ -52,7 +55,9 @@ export function analyzeHeader(core, parts, size) {
   let table;
   try {
     // The view is on the wasm heap: copy it (slice) before anything else runs.
-    table = withHeapCopy(core, parts, (ptr, len) => core.call((m) => m._analyzeHeader(ptr, len, BigInt(size))?.slice()));
+    table = withHeapCopy(core, parts, (ptr, len) =>
+      core.call((m) => m._analyzeHeader(ptr, len, BigInt(size))?.slice()),
+    );
   } catch (error) {
     throw error instanceof SafetensorsError && error.code === 'OutOfMemory' ? headerOutOfMemory(needed, error) : error;
   }
@@ -71,9 +76,12 @@ export function analyzeHeader(core, parts, size) {
 export async function readHeader(core, source, signal) {
   throwIfAborted(signal);
   const { size } = source;
-  const prefix = size > 0 ? await untilAborted(source.read(0, Math.min(LENGTH_PREFIX, size), signal), signal) : new Uint8Array(0);
+  const prefix =
+    size > 0 ? await untilAborted(source.read(0, Math.min(LENGTH_PREFIX, size), signal), signal) : new Uint8Array(0);
   throwIfAborted(signal);
-  const needed = withHeapCopy(core, [prefix], (ptr, len) => core.call((m) => m._headerBytesNeeded(ptr, len, BigInt(size))));
+  const needed = withHeapCopy(core, [prefix], (ptr, len) =>
+    core.call((m) => m._headerBytesNeeded(ptr, len, BigInt(size))),
+  );
   const parts = [prefix];
   if (needed > prefix.byteLength) {
     parts.push(await untilAborted(source.read(LENGTH_PREFIX, needed - LENGTH_PREFIX, signal), signal));

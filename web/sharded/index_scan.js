@@ -7,7 +7,17 @@
 // index (objects list those first), a name that may be there twice (JSON.parse keeps the last
 // value at the first place), a repeated top-level key, a "weight_map" that is not an object
 // of strings, and invalid JSON.
-import { BACKSLASH, CLOSE_BRACE, COLON, COMMA, OPEN_BRACE, QUOTE, plainStringEnd, skipSpace, valueEnd } from './json_text.js';
+import {
+  BACKSLASH,
+  CLOSE_BRACE,
+  COLON,
+  COMMA,
+  OPEN_BRACE,
+  QUOTE,
+  plainStringEnd,
+  skipSpace,
+  valueEnd,
+} from './json_text.js';
 
 /**
  * `array` copied into one twice as long.
@@ -101,7 +111,11 @@ function scanWeightMap(text, at) {
     if (text.charCodeAt(at) !== QUOTE) return null; // not a string: JSON.parse's path says so
     const shardStart = at + 1;
     const previous = shards[last]; // undefined before the first entry
-    if (previous !== undefined && text.startsWith(previous, shardStart) && text.charCodeAt(shardStart + previous.length) === QUOTE) {
+    if (
+      previous !== undefined &&
+      text.startsWith(previous, shardStart) &&
+      text.charCodeAt(shardStart + previous.length) === QUOTE
+    ) {
       at = shardStart + previous.length + 1;
     } else {
       const shardEnd = plainStringEnd(text, shardStart);
@@ -165,7 +179,12 @@ export function scanIndex(text) {
         if (end <= at) return null;
         try {
           // Own data properties, as JSON.parse makes them (a "__proto__" key stays a key).
-          Object.defineProperty(json, key, { value: JSON.parse(text.slice(at, end)), enumerable: true, writable: true, configurable: true });
+          Object.defineProperty(json, key, {
+            value: JSON.parse(text.slice(at, end)),
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
         } catch {
           return null;
         }

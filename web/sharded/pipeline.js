@@ -29,7 +29,8 @@ function withVariant(name, variant) {
  * @returns {{ name: string, sharded: boolean }[]}
  */
 function weightNames(library, variant) {
-  const bases = library === 'transformers' ? ['model', 'diffusion_pytorch_model'] : ['diffusion_pytorch_model', 'model'];
+  const bases =
+    library === 'transformers' ? ['model', 'diffusion_pytorch_model'] : ['diffusion_pytorch_model', 'model'];
   return bases.flatMap((base) => [
     { name: withVariant(`${base}.safetensors`, variant), sharded: false },
     { name: withVariant(`${base}.safetensors.index.json`, variant), sharded: true },
@@ -54,18 +55,25 @@ function componentsOf(config, where) {
     if (!Array.isArray(value) || value.length !== 2) continue; // a pipeline option (e.g. "requires_safety_checker": true)
     const [library, className] = value;
     if ((library !== null && typeof library !== 'string') || (className !== null && typeof className !== 'string')) {
-      throw new SafetensorsError('InvalidIndex', `${where}: component ${JSON.stringify(name)} is not [library, class] strings`);
+      throw new SafetensorsError(
+        'InvalidIndex',
+        `${where}: component ${JSON.stringify(name)} is not [library, class] strings`,
+      );
     }
     // eslint-disable-next-line no-control-regex
     if (name === '' || name === '.' || name === '..' || /[/\\\u0000-\u001f]/.test(name)) {
-      throw new SafetensorsError('InvalidIndex', `${where}: component name ${JSON.stringify(name)} is not a plain folder name`);
+      throw new SafetensorsError(
+        'InvalidIndex',
+        `${where}: component name ${JSON.stringify(name)} is not a plain folder name`,
+      );
     }
     components.push({ name, library, className });
   }
   return components;
 }
 
-const isNotFound = (/** @type {unknown} */ error) => error instanceof SafetensorsError && (error.status === 404 || error.status === 410);
+const isNotFound = (/** @type {unknown} */ error) =>
+  error instanceof SafetensorsError && (error.status === 404 || error.status === 410);
 
 /**
  * Opens one component: the first expected checkpoint name its folder holds (from the listing,
@@ -79,33 +87,68 @@ const isNotFound = (/** @type {unknown} */ error) => error instanceof Safetensor
 async function openComponent(component, files, options, api, severity) {
   const { name, library, className } = component;
   const { fetch, headers, signal, firstRead, concurrency, variant } = options;
-  const base = { name, library, className, weights: /** @type {'file' | 'sharded' | 'none' | 'missing'} */ ('none'), path: null, model: null, report: null };
+  const base = {
+    name,
+    library,
+    className,
+    weights: /** @type {'file' | 'sharded' | 'none' | 'missing'} */ ('none'),
+    path: null,
+    model: null,
+    report: null,
+  };
   if (library === null || className === null) return { ...base, findings: [] }; // a disabled component ([null, null])
   const expectsWeights = !NO_WEIGHTS_CLASS.test(className);
   const missing = (/** @type {string} */ why) => {
     if (!expectsWeights) return { ...base, findings: [] };
-    const finding = { code: 'ComponentMissing', severity: severity('ComponentMissing'), message: `component ${JSON.stringify(name)} (${library} ${className}) has no safetensors weights: ${why}`, component: name };
+    const finding = {
+      code: 'ComponentMissing',
+      severity: severity('ComponentMissing'),
+      message: `component ${JSON.stringify(name)} (${library} ${className}) has no safetensors weights: ${why}`,
+      component: name,
+    };
     return { ...base, weights: /** @type {const} */ ('missing'), findings: [finding] };
   };
   const listing = await files.list(name);
   if (listing === null && !expectsWeights) return { ...base, findings: [] }; // over HTTP: not worth a request
   const candidates = weightNames(library, variant);
-  const tagged = (/** @type {import('../index.js').Finding[]} */ findings) => findings.map((f) => ({ ...f, component: name }));
+  const tagged = (/** @type {import('../index.js').Finding[]} */ findings) =>
+    findings.map((f) => ({ ...f, component: name }));
   for (const { name: file, sharded } of candidates) {
     if (listing !== null && !listing.includes(file)) continue;
     const path = `${name}/${file}`;
-    const opened = { ...base, weights: sharded ? /** @type {const} */ ('sharded') : /** @type {const} */ ('file'), path };
+    const opened = {
+      ...base,
+      weights: sharded ? /** @type {const} */ ('sharded') : /** @type {const} */ ('file'),
+      path,
+    };
     try {
       if (sharded) {
-        const model = await api.openSafetensorsIndex(await files.index(path), { fetch, headers, signal, firstRead, concurrency });
-        return { ...opened, model, report: { loadable: model.loadable, referenceError: null, findings: model.findings, tensors: model.tensors.length }, findings: tagged(model.findings) };
+        const model = await api.openSafetensorsIndex(await files.index(path), {
+          fetch,
+          headers,
+          signal,
+          firstRead,
+          concurrency,
+        });
+        return {
+          ...opened,
+          model,
+          report: {
+            loadable: model.loadable,
+            referenceError: null,
+            findings: model.findings,
+            tensors: model.tensors.length,
+          },
+          findings: tagged(model.findings),
+        };
       }
       const model = await api.openSafetensors(await files.file(path), { fetch, headers, signal, firstRead });
       return { ...opened, model, report: model.report, findings: tagged(model.findings) };
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       if (listing === null && isNotFound(error)) continue; // over HTTP: try the next name
-      if (error instanceof SafetensorsError && error.report) return { ...opened, report: error.report, findings: tagged(error.report.findings) };
+      if (error instanceof SafetensorsError && error.report)
+        return { ...opened, report: error.report, findings: tagged(error.report.findings) };
       if (error instanceof SafetensorsError) return missing(`${path} cannot be read: ${errorText(error)}`);
       throw error;
     }
@@ -114,9 +157,15 @@ async function openComponent(component, files, options, api, severity) {
   const other = listing.filter((f) => /\.safetensors(\.index(\.[^.]+)?\.json)?$/.test(f));
   if (other.length > 0) {
     const hint = variant ? '' : ' (a variant such as fp16? pass { variant })';
-    return missing(`its folder holds ${other.join(', ')} but none of the expected ${candidates.map((c) => c.name).join(', ')}${hint}`);
+    return missing(
+      `its folder holds ${other.join(', ')} but none of the expected ${candidates.map((c) => c.name).join(', ')}${hint}`,
+    );
   }
-  return missing(listing.length === 0 ? `there is no ${name}/ folder, or it is empty` : `its folder holds ${listing.slice(0, 5).join(', ')}${listing.length > 5 ? ', …' : ''} and no .safetensors file`);
+  return missing(
+    listing.length === 0
+      ? `there is no ${name}/ folder, or it is empty`
+      : `its folder holds ${listing.slice(0, 5).join(', ')}${listing.length > 5 ? ', …' : ''} and no .safetensors file`,
+  );
 }
 
 /**
@@ -127,11 +176,13 @@ async function openComponent(component, files, options, api, severity) {
  */
 export async function openPipeline(source, options, api) {
   const { signal, onProgress, variant, fetch, headers, firstRead, concurrency } = options;
-  if (variant !== undefined && (typeof variant !== 'string' || !/^[A-Za-z0-9_-]+$/.test(variant))) throw new TypeError('options.variant must be a word such as "fp16"');
+  if (variant !== undefined && (typeof variant !== 'string' || !/^[A-Za-z0-9_-]+$/.test(variant)))
+    throw new TypeError('options.variant must be a word such as "fp16"');
   throwIfAborted(signal);
   const files = await locatePipeline(source, { fetch, headers, signal });
   const core = await initSafetensors();
-  const severity = (/** @type {string} */ code) => core.tables.findingSeverity.get(/** @type {import('../index.js').FindingCode} */ (code)) ?? 'error';
+  const severity = (/** @type {string} */ code) =>
+    core.tables.findingSeverity.get(/** @type {import('../index.js').FindingCode} */ (code)) ?? 'error';
   const listed = componentsOf(files.config, files.where);
   let done = 0;
   const componentOptions = { fetch, headers, signal, firstRead, concurrency, variant };

@@ -11,7 +11,10 @@ export const PIPELINE_INDEX = 'model_index.json';
 
 /** model_index.json is a few hundred bytes; anything this large is not one. */
 const PIPELINE_INDEX_LIMIT_BYTES = 16 << 20;
-const tooLarge = (/** @type {number} */ bytes) => invalidIndex(`${PIPELINE_INDEX} is ${bytes} bytes, over the ${PIPELINE_INDEX_LIMIT_BYTES}-byte limit; real ones are a few hundred bytes`);
+const tooLarge = (/** @type {number} */ bytes) =>
+  invalidIndex(
+    `${PIPELINE_INDEX} is ${bytes} bytes, over the ${PIPELINE_INDEX_LIMIT_BYTES}-byte limit; real ones are a few hundred bytes`,
+  );
 
 /**
  * @typedef {object} PipelineFiles
@@ -36,7 +39,8 @@ function parseConfig(value, where) {
   } catch (cause) {
     throw invalidIndex(`${where} is not JSON: ${errorText(cause)}`, cause);
   }
-  if (config === null || typeof config !== 'object' || Array.isArray(config)) throw invalidIndex(`${where} is not a JSON object`);
+  if (config === null || typeof config !== 'object' || Array.isArray(config))
+    throw invalidIndex(`${where} is not a JSON object`);
   return config;
 }
 
@@ -81,7 +85,9 @@ async function fromFiles(files) {
     config: parseConfig(new Uint8Array(await indexFile.arrayBuffer()), where),
     async list(folder) {
       const prefix = `${root}${folder}/`;
-      return [...byPath.keys()].filter((p) => p.startsWith(prefix) && !p.slice(prefix.length).includes('/')).map((p) => p.slice(prefix.length));
+      return [...byPath.keys()]
+        .filter((p) => p.startsWith(prefix) && !p.slice(prefix.length).includes('/'))
+        .map((p) => p.slice(prefix.length));
     },
     file: get,
     index(path) {
@@ -126,7 +132,10 @@ async function fromPath(path) {
       const bytes = await size(node.join(root, p));
       if (bytes > INDEX_LIMIT_BYTES) throw indexTooLarge(bytes);
       const folder = p.slice(0, p.lastIndexOf('/') + 1);
-      return { index: await node.readWhole(node.join(root, p)), resolve: (/** @type {string} */ name) => node.pathSource(node.join(root, folder + name)) };
+      return {
+        index: await node.readWhole(node.join(root, p)),
+        resolve: (/** @type {string} */ name) => node.pathSource(node.join(root, folder + name)),
+      };
     },
   };
 }
@@ -169,8 +178,10 @@ export async function locatePipeline(source, options) {
   if (isHttpUrl(source)) return fromUrl(/** @type {string | URL} */ (source), options);
   if (Array.isArray(source) || isFileList(source)) {
     const files = [.../** @type {Iterable<File>} */ (source)];
-    if (!files.every((f) => f instanceof Blob && typeof f.name === 'string')) throw new TypeError('every picked file must be a File');
-    if (!holdsPipeline(files)) throw invalidIndex(`the picked files hold no ${PIPELINE_INDEX}; pick a diffusers pipeline folder`);
+    if (!files.every((f) => f instanceof Blob && typeof f.name === 'string'))
+      throw new TypeError('every picked file must be a File');
+    if (!holdsPipeline(files))
+      throw invalidIndex(`the picked files hold no ${PIPELINE_INDEX}; pick a diffusers pipeline folder`);
     return fromFiles(files);
   }
   if (typeof source === 'string' && isNode()) return fromPath(source);

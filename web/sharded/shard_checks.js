@@ -39,7 +39,13 @@ class Groups {
 
   /** @param {(code: string) => Finding['severity']} severity */
   findings(severity) {
-    return [...this.groups.values()].map((g) => ({ code: g.code, severity: severity(g.code), message: g.text(g), tensor: g.names[0], shard: g.shard }));
+    return [...this.groups.values()].map((g) => ({
+      code: g.code,
+      severity: severity(g.code),
+      message: g.text(g),
+      tensor: g.names[0],
+      shard: g.shard,
+    }));
   }
 }
 
@@ -121,7 +127,8 @@ export function checkShards(index, shards, severity) {
   for (let s = 0; s < shards.length; s++) base[s + 1] = base[s] + (shards[s].tensors?.length ?? 0);
   const total = base[shards.length];
   const shardOfId = new Uint32Array(total);
-  const tensorOf = (/** @type {number} */ id) => /** @type {TensorInfo[]} */ (shards[shardOfId[id]].tensors)[id - base[shardOfId[id]]];
+  const tensorOf = (/** @type {number} */ id) =>
+    /** @type {TensorInfo[]} */ (shards[shardOfId[id]].tensors)[id - base[shardOfId[id]]];
   /** @type {Map<string, number>} each name's first holder */
   const held = new Map();
   /** @type {Map<string, number[]>} the further holders of names held twice or more */
@@ -137,8 +144,13 @@ export function checkShards(index, shards, severity) {
       else {
         isCopy[id] = 1;
         copies.set(tensor.name, [...(copies.get(tensor.name) ?? []), id]);
-        groups.add('TensorInSeveralShards', shards[s].name, tensor.name, (g) =>
-          `shard ${JSON.stringify(g.shard)} holds ${tensorsText(g.count)} that an earlier shard holds too (${someNames(g)}); which copy a loader keeps depends on its order`);
+        groups.add(
+          'TensorInSeveralShards',
+          shards[s].name,
+          tensor.name,
+          (g) =>
+            `shard ${JSON.stringify(g.shard)} holds ${tensorsText(g.count)} that an earlier shard holds too (${someNames(g)}); which copy a loader keeps depends on its order`,
+        );
       }
       id++;
     }
@@ -161,8 +173,13 @@ export function checkShards(index, shards, severity) {
         take(id);
         continue;
       }
-      groups.add('IndexTensorMissing', shards[s].name, name, (g) =>
-        `the index maps ${tensorsText(g.count)} to shard ${JSON.stringify(g.shard)}, which does not hold ${g.count === 1 ? 'it' : 'them'}: ${someNames(g)}; loading the model fails or leaves ${g.count === 1 ? 'it' : 'them'} uninitialised`);
+      groups.add(
+        'IndexTensorMissing',
+        shards[s].name,
+        name,
+        (g) =>
+          `the index maps ${tensorsText(g.count)} to shard ${JSON.stringify(g.shard)}, which does not hold ${g.count === 1 ? 'it' : 'them'}: ${someNames(g)}; loading the model fails or leaves ${g.count === 1 ? 'it' : 'them'} uninitialised`,
+      );
     }
   }
   // What the index does not name in its shard (a tensor it maps to another shard counts here too).
@@ -170,12 +187,20 @@ export function checkShards(index, shards, severity) {
     if (listed[id] || isCopy[id]) continue;
     take(id);
     if (index) {
-      groups.add('UnindexedTensor', shards[shardOfId[id]].name, tensorOf(id).name, (g) =>
-        `shard ${JSON.stringify(g.shard)} holds ${tensorsText(g.count)} the index does not name (${someNames(g)}); loaders that follow the index never see ${g.count === 1 ? 'it' : 'them'}`);
+      groups.add(
+        'UnindexedTensor',
+        shards[shardOfId[id]].name,
+        tensorOf(id).name,
+        (g) =>
+          `shard ${JSON.stringify(g.shard)} holds ${tensorsText(g.count)} the index does not name (${someNames(g)}); loaders that follow the index never see ${g.count === 1 ? 'it' : 'them'}`,
+      );
     }
   }
   const complete = shards.every((s) => s.tensors !== null);
-  return { tensors, findings: [...groups.findings(severity), ...(complete ? totalSizeFindings(index, tensors, severity) : [])] };
+  return {
+    tensors,
+    findings: [...groups.findings(severity), ...(complete ? totalSizeFindings(index, tensors, severity) : [])],
+  };
 }
 
 /**
@@ -192,9 +217,11 @@ function totalSizeFindings(index, tensors, severity) {
   let bytes = 0;
   for (const t of tensors) bytes += t.byteLength;
   if (bytes === totalSize) return [];
-  return [{
-    code: 'IndexTotalSizeMismatch',
-    severity: severity('IndexTotalSizeMismatch'),
-    message: `the index's metadata.total_size is ${totalSize} bytes, but the tensors hold ${bytes}; the index was written for other shards, or edited`,
-  }];
+  return [
+    {
+      code: 'IndexTotalSizeMismatch',
+      severity: severity('IndexTotalSizeMismatch'),
+      message: `the index's metadata.total_size is ${totalSize} bytes, but the tensors hold ${bytes}; the index was written for other shards, or edited`,
+    },
+  ];
 }

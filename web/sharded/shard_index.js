@@ -16,7 +16,10 @@ export function invalidIndex(message, cause) {
   return new SafetensorsError('InvalidIndex', message, { cause });
 }
 
-export const indexTooLarge = (/** @type {number} */ bytes) => invalidIndex(`the index is ${bytes} bytes, over the ${INDEX_LIMIT_BYTES}-byte limit; real indexes are at most tens of MB`);
+export const indexTooLarge = (/** @type {number} */ bytes) =>
+  invalidIndex(
+    `the index is ${bytes} bytes, over the ${INDEX_LIMIT_BYTES}-byte limit; real indexes are at most tens of MB`,
+  );
 
 /**
  * @typedef {object} ShardIndex
@@ -54,10 +57,13 @@ export function parseIndex(value, where) {
       throw invalidIndex(`${where} is not JSON: ${cause instanceof Error ? cause.message : cause}`, cause);
     }
   }
-  if (json === null || typeof json !== 'object' || Array.isArray(json)) throw invalidIndex(`${where} is not a JSON object`);
+  if (json === null || typeof json !== 'object' || Array.isArray(json))
+    throw invalidIndex(`${where} is not a JSON object`);
   const { weight_map: weightMap } = /** @type {{ weight_map?: unknown }} */ (json);
   if (weightMap === null || typeof weightMap !== 'object' || Array.isArray(weightMap)) {
-    throw invalidIndex(`${where} has no "weight_map" object (tensor name -> shard file name); is it a sharded checkpoint's index?`);
+    throw invalidIndex(
+      `${where} has no "weight_map" object (tensor name -> shard file name); is it a sharded checkpoint's index?`,
+    );
   }
   const metadata = indexMetadata(json, where);
   const names = Object.keys(weightMap);
@@ -66,7 +72,8 @@ export function parseIndex(value, where) {
   const position = new Map();
   for (let i = 0; i < names.length; i++) {
     const shard = /** @type {Record<string, unknown>} */ (weightMap)[names[i]];
-    if (typeof shard !== 'string') throw invalidIndex(`${where}: the shard of ${JSON.stringify(names[i])} is not a string`);
+    if (typeof shard !== 'string')
+      throw invalidIndex(`${where}: the shard of ${JSON.stringify(names[i])} is not a string`);
     let at = position.get(shard);
     if (at === undefined) position.set(shard, (at = position.size));
     shardOf[i] = at;
@@ -81,7 +88,8 @@ export function parseIndex(value, where) {
  */
 function indexMetadata(json, where) {
   const { metadata = null } = /** @type {{ metadata?: unknown }} */ (json);
-  if (metadata !== null && (typeof metadata !== 'object' || Array.isArray(metadata))) throw invalidIndex(`${where}: "metadata" is not an object`);
+  if (metadata !== null && (typeof metadata !== 'object' || Array.isArray(metadata)))
+    throw invalidIndex(`${where}: "metadata" is not an object`);
   return /** @type {Record<string, unknown> | null} */ (metadata);
 }
 

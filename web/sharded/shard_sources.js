@@ -7,7 +7,10 @@ import { fetchWhole, isHttpUrl } from '../source/http_source.js';
 import { INDEX_LIMIT_BYTES, indexTooLarge, invalidIndex, parseIndex, shardUrl } from './shard_index.js';
 import { PIPELINE_INDEX, holdsPipeline } from './pipeline_files.js';
 
-const isPipeline = (/** @type {string} */ where) => invalidIndex(`${where} is a diffusers pipeline (it holds ${PIPELINE_INDEX}): open it with openSafetensorsPipeline, which opens each component's checkpoint`);
+const isPipeline = (/** @type {string} */ where) =>
+  invalidIndex(
+    `${where} is a diffusers pipeline (it holds ${PIPELINE_INDEX}): open it with openSafetensorsPipeline, which opens each component's checkpoint`,
+  );
 
 const INDEX_SUFFIX = '.safetensors.index.json';
 const SHARD_SUFFIX = '.safetensors';
@@ -32,7 +35,8 @@ const SHARD_SUFFIX = '.safetensors';
  */
 function pickIndex(names, where) {
   const found = names.filter((n) => n.endsWith(INDEX_SUFFIX));
-  if (found.length > 1) throw invalidIndex(`${where} holds ${found.length} indexes (${found.join(', ')}); pick the files of one model`);
+  if (found.length > 1)
+    throw invalidIndex(`${where} holds ${found.length} indexes (${found.join(', ')}); pick the files of one model`);
   return found[0] ?? null;
 }
 
@@ -46,7 +50,13 @@ function pickIndex(names, where) {
  */
 function withIndex(where, index, resolve, files) {
   const named = new Set(index.shards);
-  return { where, index, shards: index.shards, resolve, unreferenced: files.filter((f) => f.endsWith(SHARD_SUFFIX) && !named.has(f)) };
+  return {
+    where,
+    index,
+    shards: index.shards,
+    resolve,
+    unreferenced: files.filter((f) => f.endsWith(SHARD_SUFFIX) && !named.has(f)),
+  };
 }
 
 /**
@@ -82,23 +92,33 @@ async function fromFiles(files) {
   /** @type {Map<string, File>} */
   const byPath = new Map();
   for (const file of files) {
-    if (!(file instanceof Blob) || typeof file.name !== 'string') throw new TypeError('every picked file must be a File');
+    if (!(file instanceof Blob) || typeof file.name !== 'string')
+      throw new TypeError('every picked file must be a File');
     const { webkitRelativePath, name } = file;
     byPath.set(webkitRelativePath || name, file);
   }
   const paths = [...byPath.keys()];
   const indexPath = pickIndex(paths, 'the picked files');
-  if (indexPath === null) return withoutIndex('the picked files', paths, (name) => /** @type {File} */ (byPath.get(name)));
+  if (indexPath === null)
+    return withoutIndex('the picked files', paths, (name) => /** @type {File} */ (byPath.get(name)));
   const indexFile = /** @type {File} */ (byPath.get(indexPath));
   if (indexFile.size > INDEX_LIMIT_BYTES) throw indexTooLarge(indexFile.size);
   const index = parseIndex(new Uint8Array(await indexFile.arrayBuffer()), indexPath);
   const folder = indexPath.slice(0, indexPath.lastIndexOf('/') + 1);
   const inFolder = paths.filter((p) => p.startsWith(folder)).map((p) => p.slice(folder.length));
-  return withIndex(indexPath, index, (name) => {
-    const file = byPath.get(folder + name);
-    if (!file) throw new Error(`it is not among the picked files (pick the folder that holds ${indexPath}, or every file of the model)`);
-    return file;
-  }, inFolder);
+  return withIndex(
+    indexPath,
+    index,
+    (name) => {
+      const file = byPath.get(folder + name);
+      if (!file)
+        throw new Error(
+          `it is not among the picked files (pick the folder that holds ${indexPath}, or every file of the model)`,
+        );
+      return file;
+    },
+    inFolder,
+  );
 }
 
 /**
@@ -116,7 +136,8 @@ async function fromPath(path) {
   } catch (cause) {
     throw invalidIndex(`cannot read ${path}: ${cause instanceof Error ? cause.message : cause}`, cause);
   }
-  const inFolder = (/** @type {string} */ folder) => (/** @type {string} */ name) => node.pathSource(node.join(folder, name));
+  const inFolder = (/** @type {string} */ folder) => (/** @type {string} */ name) =>
+    node.pathSource(node.join(folder, name));
   if (what.folder) {
     if (what.files.includes(PIPELINE_INDEX)) throw isPipeline(path);
     const indexName = pickIndex(what.files, path);
@@ -136,7 +157,8 @@ async function fromPath(path) {
  */
 function fromParts(source) {
   const { index, resolve } = source;
-  if (typeof resolve !== 'function') throw new TypeError('source.resolve must be a function (shard name -> a source openSafetensors takes)');
+  if (typeof resolve !== 'function')
+    throw new TypeError('source.resolve must be a function (shard name -> a source openSafetensors takes)');
   return (async () => {
     let value = index;
     if (typeof Blob !== 'undefined' && index instanceof Blob) {
@@ -160,9 +182,15 @@ export async function locateModel(source, options) {
   if (isHttpUrl(source)) return fromUrl(/** @type {string | URL} */ (source), options);
   if (Array.isArray(source) || isFileList(source)) return fromFiles([.../** @type {Iterable<File>} */ (source)]);
   if (typeof source === 'string') {
-    if (!isNode()) throw new TypeError(`expected an http:// or https:// URL of an index, got ${JSON.stringify(source.slice(0, 100))}`);
+    if (!isNode())
+      throw new TypeError(
+        `expected an http:// or https:// URL of an index, got ${JSON.stringify(source.slice(0, 100))}`,
+      );
     return fromPath(source);
   }
-  if (source !== null && typeof source === 'object' && 'index' in source) return fromParts(/** @type {IndexParts} */ (source));
-  throw new TypeError('expected the URL of a .safetensors.index.json, picked files (FileList or File[]), a path (Node) or { index, resolve }');
+  if (source !== null && typeof source === 'object' && 'index' in source)
+    return fromParts(/** @type {IndexParts} */ (source));
+  throw new TypeError(
+    'expected the URL of a .safetensors.index.json, picked files (FileList or File[]), a path (Node) or { index, resolve }',
+  );
 }

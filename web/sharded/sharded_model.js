@@ -45,12 +45,21 @@ function shardFirstReads(index) {
  * @returns {Promise<{ file: SafetensorsFile | null, report: import('../index.js').ValidationReport, problem: Finding | null }>}
  */
 async function openShard(name, files, options, severity, openSafetensors) {
-  const fail = (/** @type {string} */ code, /** @type {string} */ message, /** @type {import('../index.js').ValidationReport | null} */ report = null) => {
+  const fail = (
+    /** @type {string} */ code,
+    /** @type {string} */ message,
+    /** @type {import('../index.js').ValidationReport | null} */ report = null,
+  ) => {
     const problem = { code, severity: severity(code), message, shard: name };
-    return { file: null, report: report ?? { loadable: false, referenceError: null, findings: [problem], tensors: 0 }, problem };
+    return {
+      file: null,
+      report: report ?? { loadable: false, referenceError: null, findings: [problem], tensors: 0 },
+      problem,
+    };
   };
   const unsafe = unsafeShardReason(name);
-  if (unsafe !== null) return fail('UnsafeShardName', `the index names shard ${JSON.stringify(name)}, which was not read: ${unsafe}`);
+  if (unsafe !== null)
+    return fail('UnsafeShardName', `the index names shard ${JSON.stringify(name)}, which was not read: ${unsafe}`);
   try {
     const source = await files.resolve(name);
     const file = await openSafetensors(source, options);
@@ -60,7 +69,11 @@ async function openShard(name, files, options, severity, openSafetensors) {
     if (error instanceof TypeError) throw error; // a resolve() that gives no source is a bug to see
     if (error instanceof SafetensorsError && error.report) {
       const { referenceError } = error.report;
-      return fail('ShardNotLoadable', `the reference loader rejects shard ${JSON.stringify(name)} (${referenceError}): ${error.message}`, error.report);
+      return fail(
+        'ShardNotLoadable',
+        `the reference loader rejects shard ${JSON.stringify(name)} (${referenceError}): ${error.message}`,
+        error.report,
+      );
     }
     return fail('ShardMissing', `shard ${JSON.stringify(name)} cannot be read: ${errorText(error)}`);
   }
@@ -95,11 +108,13 @@ export async function pooled(count, limit, task) {
  */
 export async function openShardedModel(source, options, openSafetensors) {
   const { signal, onProgress, concurrency = SHARD_CONCURRENCY, fetch, headers, firstRead } = options;
-  if (!Number.isSafeInteger(concurrency) || concurrency < 1) throw new TypeError('options.concurrency must be a positive integer');
+  if (!Number.isSafeInteger(concurrency) || concurrency < 1)
+    throw new TypeError('options.concurrency must be a positive integer');
   throwIfAborted(signal);
   const files = await locateModel(source, { fetch, headers, signal });
   const core = await initSafetensors();
-  const severity = (/** @type {string} */ code) => core.tables.findingSeverity.get(/** @type {import('../index.js').FindingCode} */ (code)) ?? 'error';
+  const severity = (/** @type {string} */ code) =>
+    core.tables.findingSeverity.get(/** @type {import('../index.js').FindingCode} */ (code)) ?? 'error';
   const firstReads = firstRead === undefined && files.index ? shardFirstReads(files.index) : null;
   let done = 0;
   const opened = await pooled(files.shards.length, concurrency, async (/** @type {number} */ i) => {
@@ -109,15 +124,28 @@ export async function openShardedModel(source, options, openSafetensors) {
     return shard;
   });
   throwIfAborted(signal);
-  const checked = checkShards(files.index, files.shards.map((name, i) => ({ name, tensors: opened[i].file?.tensors ?? null })), severity);
+  const checked = checkShards(
+    files.index,
+    files.shards.map((name, i) => ({ name, tensors: opened[i].file?.tensors ?? null })),
+    severity,
+  );
   /** @type {Finding[]} */
   const findings = [];
   for (const shard of opened) if (shard.problem) findings.push(shard.problem);
   findings.push(...checked.findings);
   for (const name of files.unreferenced) {
-    findings.push({ code: 'ShardNotReferenced', severity: severity('ShardNotReferenced'), message: `${JSON.stringify(name)} is next to the index, but no index entry names it; it is not part of the model`, shard: name });
+    findings.push({
+      code: 'ShardNotReferenced',
+      severity: severity('ShardNotReferenced'),
+      message: `${JSON.stringify(name)} is next to the index, but no index entry names it; it is not part of the model`,
+      shard: name,
+    });
   }
-  const shards = files.shards.map((name, i) => ({ name, report: opened[i].report, tensors: opened[i].file?.tensors ?? [] }));
+  const shards = files.shards.map((name, i) => ({
+    name,
+    report: opened[i].report,
+    tensors: opened[i].file?.tensors ?? [],
+  }));
   const fileOf = new Map(files.shards.map((name, i) => [name, opened[i].file]));
   const firstMetadata = opened.find((s) => s.file)?.file?.metadata ?? null;
   /** @type {Map<string, import('./shard_checks.js').ShardTensor> | null} built on the first getTensor */
@@ -126,14 +154,22 @@ export async function openShardedModel(source, options, openSafetensors) {
   let indexed = null;
   // One card for the whole model, built on the first describe() from a header table of every
   // tensor (what the card says depends on names, dtypes and shapes only), then kept.
-  const card = cardOnce(() => writeHeaderTable(checked.tensors, firstMetadata, core.tables.dtypes), checked.tensors.length);
+  const card = cardOnce(
+    () => writeHeaderTable(checked.tensors, firstMetadata, core.tables.dtypes),
+    checked.tensors.length,
+  );
   const notFound = (/** @type {string} */ name) => {
     if (files.index) {
       const { names, shardOf } = files.index;
       indexed ??= new Map(names.map((n, i) => [n, shardOf[i]]));
       const problem = opened[indexed.get(name) ?? -1]?.problem;
       // A shard's problem code (ShardMissing, ShardNotLoadable, UnsafeShardName) is an error code too.
-      if (problem) return new SafetensorsError(/** @type {import('../index.js').ErrorCode} */ (problem.code), `tensor ${JSON.stringify(name)} cannot be read: ${problem.message}`, { tensor: name });
+      if (problem)
+        return new SafetensorsError(
+          /** @type {import('../index.js').ErrorCode} */ (problem.code),
+          `tensor ${JSON.stringify(name)} cannot be read: ${problem.message}`,
+          { tensor: name },
+        );
     }
     return tensorNotFound(name, checked.tensors, "this model's shards");
   };
@@ -155,7 +191,7 @@ export async function openShardedModel(source, options, openSafetensors) {
      * @param {any} [streamOptions]
      * @returns {AsyncGenerator<any, void, undefined>}
      */
-    async* streamTensor(name, streamOptions = {}) {
+    async *streamTensor(name, streamOptions = {}) {
       byName ??= new Map(checked.tensors.map((t) => [t.name, t]));
       const tensor = byName.get(name);
       if (tensor === undefined) throw notFound(name);
@@ -164,7 +200,8 @@ export async function openShardedModel(source, options, openSafetensors) {
     async getTensors(names, batchOptions = {}) {
       byName ??= new Map(checked.tensors.map((t) => [t.name, t]));
       const wanted = names ?? checked.tensors.map((t) => t.name);
-      if (!Array.isArray(wanted) || !wanted.every((n) => typeof n === 'string')) throw new TypeError('names must be an array of tensor names');
+      if (!Array.isArray(wanted) || !wanted.every((n) => typeof n === 'string'))
+        throw new TypeError('names must be an array of tensor names');
       /** @type {Map<string, string[]>} shard -> its names */
       const perShard = new Map();
       for (const name of new Set(wanted)) {

@@ -27,7 +27,10 @@ export type IndexSource =
   | string
   | URL
   | PickedFiles
-  | { index: object | string | Blob | Uint8Array; resolve(shardName: string): SafetensorsSource | Promise<SafetensorsSource> };
+  | {
+      index: object | string | Blob | Uint8Array;
+      resolve(shardName: string): SafetensorsSource | Promise<SafetensorsSource>;
+    };
 
 export interface ShardTensorInfo extends TensorInfo {
   /** The shard file that holds it (as the index names it). */

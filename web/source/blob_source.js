@@ -59,7 +59,10 @@ function blobSteps(blob, offset, length, useByob) {
         const buffer = last && last.buffer.byteLength === size ? last.buffer : new ArrayBuffer(size);
         PENDING_READS.add(held);
         step = byob.read(new Uint8Array(buffer));
-        step.then(() => PENDING_READS.delete(held), () => PENDING_READS.delete(held));
+        step.then(
+          () => PENDING_READS.delete(held),
+          () => PENDING_READS.delete(held),
+        );
       } else step = /** @type {ReadableStreamDefaultReader<Uint8Array>} */ (reader).read();
       step.catch(() => {}); // handled where awaited; not unhandled if the consumer stops first
       return step;
@@ -109,7 +112,9 @@ export async function* blobChunks(blob, offset, length, byob = BYOB_READS) {
     if (!finished) steps.cancel();
   }
   if (received !== length) {
-    throw readError(`the file returned ${received} of ${length} bytes at offset ${offset}; it changed size while being read`);
+    throw readError(
+      `the file returned ${received} of ${length} bytes at offset ${offset}; it changed size while being read`,
+    );
   }
 }
 
@@ -129,7 +134,9 @@ export function fromBlob(blob) {
         throw readError(`could not read bytes ${offset} to ${offset + length} of the file: ${errorText(cause)}`, cause);
       }
       if (buffer.byteLength !== length) {
-        throw readError(`the file returned ${buffer.byteLength} of ${length} bytes at offset ${offset}; it changed size while being read`);
+        throw readError(
+          `the file returned ${buffer.byteLength} of ${length} bytes at offset ${offset}; it changed size while being read`,
+        );
       }
       return new Uint8Array(buffer);
     },

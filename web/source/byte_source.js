@@ -49,7 +49,7 @@ function fromBytes(bytes) {
   return {
     size: bytes.byteLength,
     read: async (offset, length) => bytes.subarray(offset, offset + length),
-    async* chunks(offset, length) {
+    async *chunks(offset, length) {
       for (let at = offset; at < offset + length; at += READ_CHUNK_BYTES) {
         yield bytes.subarray(at, Math.min(at + READ_CHUNK_BYTES, offset + length));
       }
@@ -85,7 +85,9 @@ async function fromFileHandle(handle) {
           throw readError(`could not read at offset ${offset + filled}: ${errorText(cause)}`, cause);
         }
         if (bytesRead === 0) {
-          throw readError(`the file ended at offset ${offset + filled}, before the ${size} bytes it had when opened; it changed while being read`);
+          throw readError(
+            `the file ended at offset ${offset + filled}, before the ${size} bytes it had when opened; it changed while being read`,
+          );
         }
         filled += bytesRead;
       }
@@ -116,7 +118,9 @@ function fromReader(source) {
         throw readError(`source.read(${offset}, ${length}) failed: ${errorText(cause)}`, cause);
       }
       if (!(bytes instanceof Uint8Array) || bytes.byteLength !== length) {
-        throw readError(`source.read(${offset}, ${length}) must resolve to a Uint8Array of ${length} bytes, got ${describe(bytes)}`);
+        throw readError(
+          `source.read(${offset}, ${length}) must resolve to a Uint8Array of ${length} bytes, got ${describe(bytes)}`,
+        );
       }
       return bytes;
     },
@@ -149,10 +153,14 @@ function isFileHandle(source) {
 export async function toByteSource(source, remote = {}) {
   if (isHttpUrl(source)) return fromUrl(/** @type {string | URL} */ (source), remote);
   if (typeof source === 'string' || (typeof URL !== 'undefined' && source instanceof URL)) {
-    throw new TypeError(`expected an http:// or https:// URL, got ${JSON.stringify(String(source).slice(0, 100))} (read local files as a Blob, File or FileHandle)`);
+    throw new TypeError(
+      `expected an http:// or https:// URL, got ${JSON.stringify(String(source).slice(0, 100))} (read local files as a Blob, File or FileHandle)`,
+    );
   }
   if (source === null || (typeof source !== 'object' && typeof source !== 'function')) {
-    throw new TypeError(`expected a Blob, File, ArrayBuffer, Uint8Array, FileHandle, http(s) URL or { size, read } source, got ${source === null ? 'null' : typeof source}`);
+    throw new TypeError(
+      `expected a Blob, File, ArrayBuffer, Uint8Array, FileHandle, http(s) URL or { size, read } source, got ${source === null ? 'null' : typeof source}`,
+    );
   }
   if (typeof Blob !== 'undefined' && source instanceof Blob) return fromBlob(source);
   if (source instanceof ArrayBuffer) return fromBytes(new Uint8Array(source));
@@ -160,5 +168,7 @@ export async function toByteSource(source, remote = {}) {
   const other = /** @type {any} */ (source); // any: an object of the caller's, its fields tested one by one
   if (isFileHandle(other)) return fromFileHandle(other);
   if (typeof other.read === 'function' && 'size' in other) return fromReader(other);
-  throw new TypeError('expected a Blob, File, ArrayBuffer, Uint8Array, FileHandle, http(s) URL or { size, read } source');
+  throw new TypeError(
+    'expected a Blob, File, ArrayBuffer, Uint8Array, FileHandle, http(s) URL or { size, read } source',
+  );
 }

@@ -24,7 +24,8 @@ export const CORS_HINT =
  * @returns {boolean}
  */
 export function isHttpUrl(source) {
-  if (typeof URL !== 'undefined' && source instanceof URL) return source.protocol === 'http:' || source.protocol === 'https:';
+  if (typeof URL !== 'undefined' && source instanceof URL)
+    return source.protocol === 'http:' || source.protocol === 'https:';
   return typeof source === 'string' && /^https?:\/\//i.test(source);
 }
 
@@ -36,9 +37,12 @@ export function isHttpUrl(source) {
  */
 export function httpError(url, status, statusText) {
   let hint = '';
-  if (status === 401 || status === 403) hint = '; for a gated or private model pass a token: { headers: { Authorization: "Bearer <token>" } }';
+  if (status === 401 || status === 403)
+    hint = '; for a gated or private model pass a token: { headers: { Authorization: "Bearer <token>" } }';
   else if (status === 404) hint = '; check the URL';
-  return new SafetensorsError('HttpError', `${url} answered ${status}${statusText ? ` ${statusText}` : ''}${hint}`, { status });
+  return new SafetensorsError('HttpError', `${url} answered ${status}${statusText ? ` ${statusText}` : ''}${hint}`, {
+    status,
+  });
 }
 
 /**
@@ -49,10 +53,14 @@ export function httpError(url, status, statusText) {
 function sleep(ms, signal) {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    }, { once: true });
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
   });
 }
 
@@ -95,8 +103,10 @@ export async function fetchRetrying(fetchFn, url, init, signal, count = () => {}
  * @param {FetchOptions} options
  */
 export function requestOptions({ fetch: fetchFn = globalThis.fetch, headers = {} }) {
-  if (typeof fetchFn !== 'function') throw new TypeError('options.fetch must be a function (this runtime has no global fetch)');
-  if (headers === null || typeof headers !== 'object') throw new TypeError('options.headers must be an object or a Headers');
+  if (typeof fetchFn !== 'function')
+    throw new TypeError('options.fetch must be a function (this runtime has no global fetch)');
+  if (headers === null || typeof headers !== 'object')
+    throw new TypeError('options.headers must be an object or a Headers');
   /** @type {Record<string, string>} */
   const plain = {}; // from a Headers, an object or entries
   new Headers(headers).forEach((value, key) => {
@@ -114,7 +124,10 @@ async function readOrIdle(reader, url) {
   let timer;
   /** @type {Promise<never>} */
   const idle = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(readError(`${url} sent nothing for ${IDLE_TIMEOUT_MS / 1000} s; the read was given up`)), IDLE_TIMEOUT_MS);
+    timer = setTimeout(
+      () => reject(readError(`${url} sent nothing for ${IDLE_TIMEOUT_MS / 1000} s; the read was given up`)),
+      IDLE_TIMEOUT_MS,
+    );
   });
   try {
     return await Promise.race([reader.read(), idle]);

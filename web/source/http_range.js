@@ -24,7 +24,8 @@ export class Remote {
    */
   constructor(url, options) {
     const { firstRead } = options;
-    if (!Number.isSafeInteger(firstRead) || firstRead < 8) throw new TypeError('options.firstRead must be an integer of at least 8');
+    if (!Number.isSafeInteger(firstRead) || firstRead < 8)
+      throw new TypeError('options.firstRead must be an integer of at least 8');
     const { fetchFn, headers } = requestOptions(options);
     this.url = url;
     this.fetch = fetchFn;
@@ -68,7 +69,9 @@ export class Remote {
       const encoding = response.headers.get('content-encoding');
       if (encoding && encoding.toLowerCase() !== 'identity') {
         drop();
-        throw readError(`${this.url} sent a range with Content-Encoding: ${encoding}; byte ranges must be sent as stored (no compression)`);
+        throw readError(
+          `${this.url} sent a range with Content-Encoding: ${encoding}; byte ranges must be sent as stored (no compression)`,
+        );
       }
       this.checkSame(range.total, response.headers.get('etag'), first, drop);
       if (range.start !== start || range.end > end) {
@@ -91,7 +94,12 @@ export class Remote {
       // The server ignored Range. A small whole file is fine the first time; anything else
       // would be a download of the whole file, so stop at once.
       const length = Number(response.headers.get('content-length'));
-      if (first && response.headers.get('content-length') !== null && length <= end - start + 1 && !response.headers.get('content-encoding')) {
+      if (
+        first &&
+        response.headers.get('content-length') !== null &&
+        length <= end - start + 1 &&
+        !response.headers.get('content-encoding')
+      ) {
         this.checkSame(length, response.headers.get('etag'), first, drop);
         return { response, length };
       }
@@ -120,7 +128,9 @@ export class Remote {
     }
     if (total !== this.size || (this.etag !== null && etag !== null && etag !== this.etag)) {
       drop();
-      throw readError(`the file changed on the server: ${this.url} now has ${total} bytes${etag !== this.etag ? ` and ETag ${etag}` : ''}, not ${this.size}${this.etag ? ` and ETag ${this.etag}` : ''} as when opened`);
+      throw readError(
+        `the file changed on the server: ${this.url} now has ${total} bytes${etag !== this.etag ? ` and ETag ${etag}` : ''}, not ${this.size}${this.etag ? ` and ETag ${this.etag}` : ''} as when opened`,
+      );
     }
   }
 }
@@ -153,5 +163,8 @@ export async function* bodyChunks(remote, response, length, signal) {
   } finally {
     if (!finished) reader.cancel().catch(() => {});
   }
-  if (received < length) throw readError(`${remote.url} ended after ${received} of ${length} bytes; the connection was cut or the file changed on the server`);
+  if (received < length)
+    throw readError(
+      `${remote.url} ended after ${received} of ${length} bytes; the connection was cut or the file changed on the server`,
+    );
 }

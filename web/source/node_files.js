@@ -20,11 +20,16 @@ export async function pathSource(path) {
         let filled = 0;
         while (filled < length) {
           const { bytesRead } = await handle.read(out, filled, length - filled, offset + filled);
-          if (bytesRead === 0) throw readError(`${path} ended at byte ${offset + filled}, before the ${size} bytes it had when opened; it changed while being read`);
+          if (bytesRead === 0)
+            throw readError(
+              `${path} ended at byte ${offset + filled}, before the ${size} bytes it had when opened; it changed while being read`,
+            );
           filled += bytesRead;
         }
       } catch (cause) {
-        throw cause instanceof SafetensorsError ? cause : readError(`could not read ${path}: ${errorText(cause)}`, cause);
+        throw cause instanceof SafetensorsError
+          ? cause
+          : readError(`could not read ${path}: ${errorText(cause)}`, cause);
       } finally {
         await handle.close();
       }
@@ -42,7 +47,13 @@ export async function describePath(path) {
   const info = await stat(path);
   if (!info.isDirectory()) return { folder: false, size: info.size };
   const entries = await readdir(path, { withFileTypes: true });
-  return { folder: true, files: entries.filter((e) => e.isFile()).map((e) => e.name).sort() };
+  return {
+    folder: true,
+    files: entries
+      .filter((e) => e.isFile())
+      .map((e) => e.name)
+      .sort(),
+  };
 }
 
 /**

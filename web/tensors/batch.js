@@ -58,7 +58,7 @@ class RunReader {
    * @param {number} length
    * @returns {AsyncGenerator<Uint8Array>}
    */
-  async* chunks(offset, length) {
+  async *chunks(offset, length) {
     if (offset !== this.at) throw new Error(`safetensors-wasm: run read out of order (${offset}, expected ${this.at})`);
     for (let left = length; left > 0;) {
       /** @type {Uint8Array} */
@@ -68,7 +68,8 @@ class RunReader {
         this.rest = null;
       } else {
         const step = await this.iterator.next();
-        if (step.done) throw readError(`the file ended at byte ${this.at}, inside a tensor; it changed while being read`);
+        if (step.done)
+          throw readError(`the file ended at byte ${this.at}, inside a tensor; it changed while being read`);
         chunk = step.value;
       }
       if (chunk.byteLength > left) {
@@ -97,16 +98,26 @@ class RunReader {
  */
 export async function readTensorBatch(core, source, file, names, options) {
   const { as, concurrency = BATCH_CONCURRENCY, signal, onProgress } = options;
-  if (names !== undefined && !(Array.isArray(names) && names.every((n) => typeof n === 'string'))) throw new TypeError('names must be an array of tensor names');
-  if (!Number.isSafeInteger(concurrency) || concurrency < 1) throw new TypeError('options.concurrency must be a positive integer');
+  if (names !== undefined && !(Array.isArray(names) && names.every((n) => typeof n === 'string')))
+    throw new TypeError('names must be an array of tensor names');
+  if (!Number.isSafeInteger(concurrency) || concurrency < 1)
+    throw new TypeError('options.concurrency must be a positive integer');
   const byName = file.byName();
-  const indices = names === undefined ? file.tensors.map((_, i) => i) : [...new Set(names)].map((name) => {
-    const index = byName.get(name);
-    if (index === undefined) throw tensorNotFound(name, file.tensors);
-    return index;
-  });
+  const indices =
+    names === undefined
+      ? file.tensors.map((_, i) => i)
+      : [...new Set(names)].map((name) => {
+          const index = byName.get(name);
+          if (index === undefined) throw tensorNotFound(name, file.tensors);
+          return index;
+        });
   // Plans first: an option a tensor cannot take (e.g. float32 of F6) fails before any read.
-  const plans = new Map(indices.map((i) => [i, planTensorRead(file.tensors[i], core.tables.dtypes[file.dtypeIndex[i]], file.dataStart, { as })]));
+  const plans = new Map(
+    indices.map((i) => [
+      i,
+      planTensorRead(file.tensors[i], core.tables.dtypes[file.dtypeIndex[i]], file.dataStart, { as }),
+    ]),
+  );
   const indexOf = new Map(indices.map((i) => [file.tensors[i], i]));
   const runs = runsOf(indices.map((i) => file.tensors[i]).sort((a, b) => a.dataOffsets[0] - b.dataOffsets[0]));
   const total = runs.reduce((sum, r) => sum + (r.end - r.begin), 0);
@@ -128,7 +139,13 @@ export async function readTensorBatch(core, source, file, names, options) {
             seen = d;
             onProgress?.(done, total);
           };
-          results.set(index, await decodeTensor(core, reader, /** @type {import('./plan.js').ReadPlan} */ (plans.get(index)), tensor, { signal, onProgress: progress }));
+          results.set(
+            index,
+            await decodeTensor(core, reader, /** @type {import('./plan.js').ReadPlan} */ (plans.get(index)), tensor, {
+              signal,
+              onProgress: progress,
+            }),
+          );
         }
       } catch (error) {
         failed = true; // the other workers stop after their current run

@@ -93,7 +93,10 @@ export async function scanData(core, source, report, options, hashing = null) {
       await readRanges(source, [[dataStart, total]], options, scan);
     }
     const table = core.call(() => scanner.findings((/** @type {number} */ i) => tensors[i].name).slice());
-    return { dataScan: { bytes: total, tensors: results }, findings: readFindings(new TableReader(table), core.tables) };
+    return {
+      dataScan: { bytes: total, tensors: results },
+      findings: readFindings(new TableReader(table), core.tables),
+    };
   } finally {
     if (ptr) core.free(ptr);
     core.release(() => scanner.delete());

@@ -22,8 +22,12 @@ function allocateResult(plan, tensor, into) {
   const { ArrayType, length } = plan;
   if (into !== undefined) {
     if (!(into instanceof ArrayType) || into.length < length) {
-      const got = ArrayBuffer.isView(into) ? `a ${into.constructor.name} of ${/** @type {{ length?: unknown }} */ (into).length}` : typeof into;
-      throw new TypeError(`options.into must be a ${ArrayType.name} of at least ${length} elements for tensor "${tensor.name}", got ${got}`);
+      const got = ArrayBuffer.isView(into)
+        ? `a ${into.constructor.name} of ${/** @type {{ length?: unknown }} */ (into).length}`
+        : typeof into;
+      throw new TypeError(
+        `options.into must be a ${ArrayType.name} of at least ${length} elements for tensor "${tensor.name}", got ${got}`,
+      );
     }
     return into.subarray(0, length);
   }
@@ -33,9 +37,11 @@ function allocateResult(plan, tensor, into) {
   } catch (cause) {
     if (!(cause instanceof RangeError)) throw cause;
     const rows = tensor.shape.length > 0 ? ` (its first dimension has ${tensor.shape[0]} rows)` : '';
-    throw new SafetensorsError('TensorTooLarge',
+    throw new SafetensorsError(
+      'TensorTooLarge',
       `tensor "${tensor.name}" needs a ${ArrayType.name} of ${length} elements (${bytes} bytes), more than this JavaScript engine can allocate in one array; read a part with { rows: [start, end] }${rows}`,
-      { tensor: tensor.name, cause });
+      { tensor: tensor.name, cause },
+    );
   }
 }
 
@@ -124,7 +130,10 @@ export async function* decodePieces(core, source, plan, options) {
               const outBytes = count * outPerUnit;
               if (plan.kind === 'bool') m._normalizeBool(inPtr, outPtr, count);
               else m._convertToF32(plan.dtype, inPtr, outPtr, count * unitElements);
-              const converted = plan.kind === 'bool' ? m.HEAPU8.subarray(outPtr, outPtr + outBytes) : m.HEAPF32.subarray(outPtr >>> 2, (outPtr + outBytes) >>> 2);
+              const converted =
+                plan.kind === 'bool'
+                  ? m.HEAPU8.subarray(outPtr, outPtr + outBytes)
+                  : m.HEAPF32.subarray(outPtr >>> 2, (outPtr + outBytes) >>> 2);
               // Converted elements are float32, or BOOL's bytes: the plan's array is one of those.
               /** @type {Float32Array | Uint8Array} */ (target ?? reused).set(converted, target ? written : 0);
               m.HEAPU8.copyWithin(inPtr, inPtr + count * unitBytes, inPtr + filled + n);
@@ -133,7 +142,12 @@ export async function* decodePieces(core, source, plan, options) {
             filled = filled + n - units * unitBytes;
             if (units === 0) continue;
             const elements = units * unitElements;
-            yield { offset: written, values: target ? target.subarray(written, written + elements) : /** @type {TensorArray} */ (reused).subarray(0, elements) };
+            yield {
+              offset: written,
+              values: target
+                ? target.subarray(written, written + elements)
+                : /** @type {TensorArray} */ (reused).subarray(0, elements),
+            };
             throwIfAborted(signal);
             written += elements;
             continue;
@@ -166,6 +180,10 @@ export async function decodeTensor(core, source, plan, tensor, options) {
   throwIfAborted(options.signal);
   const result = allocateResult(plan, tensor, options.into);
   // eslint-disable-next-line no-unused-vars
-  for await (const _ of decodePieces(core, source, plan, { signal: options.signal, onProgress: options.onProgress, target: result }));
+  for await (const _ of decodePieces(core, source, plan, {
+    signal: options.signal,
+    onProgress: options.onProgress,
+    target: result,
+  }));
   return result;
 }

@@ -20,8 +20,16 @@ import { SafetensorsError } from '../core/errors.js';
 // (cpp/wasm/core_tables.cpp): dtypes whose bytes already are these arrays' elements.
 /** @type {Readonly<Record<string, TensorArrayClass | undefined>>} */
 export const TYPED_ARRAYS = {
-  Uint8: Uint8Array, Int8: Int8Array, Uint16: Uint16Array, Int16: Int16Array, Uint32: Uint32Array,
-  Int32: Int32Array, BigUint64: BigUint64Array, BigInt64: BigInt64Array, Float32: Float32Array, Float64: Float64Array,
+  Uint8: Uint8Array,
+  Int8: Int8Array,
+  Uint16: Uint16Array,
+  Int16: Int16Array,
+  Uint32: Uint32Array,
+  Int32: Int32Array,
+  BigUint64: BigUint64Array,
+  BigInt64: BigInt64Array,
+  Float32: Float32Array,
+  Float64: Float64Array,
 };
 
 export const AS_VALUES = ['native', 'float32', 'raw'];
@@ -42,7 +50,9 @@ function rowRange(tensor, rows) {
   }
   const [start, end] = rows;
   if (start < 0 || end < start || end > shape[0]) {
-    throw new RangeError(`options.rows [${start}, ${end}] is outside tensor "${name}" (shape [${shape.join(', ')}]): need 0 <= start <= end <= ${shape[0]}`);
+    throw new RangeError(
+      `options.rows [${start}, ${end}] is outside tensor "${name}" (shape [${shape.join(', ')}]): need 0 <= start <= end <= ${shape[0]}`,
+    );
   }
   return [start, end];
 }
@@ -56,7 +66,8 @@ function rowRange(tensor, rows) {
  */
 export function planTensorRead(tensor, dtype, dataStart, options) {
   const as = options.as ?? 'native';
-  if (!AS_VALUES.includes(as)) throw new TypeError(`options.as must be one of ${AS_VALUES.map((v) => `'${v}'`).join(', ')}, got ${String(as)}`);
+  if (!AS_VALUES.includes(as))
+    throw new TypeError(`options.as must be one of ${AS_VALUES.map((v) => `'${v}'`).join(', ')}, got ${String(as)}`);
   const { name } = tensor;
   const { bits, storage } = dtype;
   const total = tensor.dataOffsets[1] - tensor.dataOffsets[0];
@@ -68,7 +79,9 @@ export function planTensorRead(tensor, dtype, dataStart, options) {
     const rowElements = tensor.shape[0] === 0 ? 0 : elements / tensor.shape[0];
     const [startBits, endBits] = range.map((r) => r * rowElements * bits);
     if (startBits % 8 !== 0 || endBits % 8 !== 0) {
-      throw new RangeError(`options.rows [${range}] of ${dtype.name} tensor "${name}" would start or end inside a byte (${rowElements} elements of ${bits} bits per row); choose rows on byte boundaries`);
+      throw new RangeError(
+        `options.rows [${range}] of ${dtype.name} tensor "${name}" would start or end inside a byte (${rowElements} elements of ${bits} bits per row); choose rows on byte boundaries`,
+      );
     }
     offset += startBits / 8;
     byteLength = (endBits - startBits) / 8;
@@ -76,11 +89,29 @@ export function planTensorRead(tensor, dtype, dataStart, options) {
   }
 
   const base = { offset, byteLength, dtype: dtype.index };
-  const copy = (/** @type {TensorArrayClass} */ ArrayType) => ({ ...base, ArrayType, length: byteLength / ArrayType.BYTES_PER_ELEMENT, kind: /** @type {const} */ ('copy'), unitBytes: 1, unitElements: 1 });
-  const converted = (/** @type {'float32' | 'bool'} */ kind, /** @type {TensorArrayClass} */ ArrayType) => ({ ...base, ArrayType, length: elements, kind, unitBytes: dtype.unitBytes, unitElements: dtype.unitElements });
+  const copy = (/** @type {TensorArrayClass} */ ArrayType) => ({
+    ...base,
+    ArrayType,
+    length: byteLength / ArrayType.BYTES_PER_ELEMENT,
+    kind: /** @type {const} */ ('copy'),
+    unitBytes: 1,
+    unitElements: 1,
+  });
+  const converted = (/** @type {'float32' | 'bool'} */ kind, /** @type {TensorArrayClass} */ ArrayType) => ({
+    ...base,
+    ArrayType,
+    length: elements,
+    kind,
+    unitBytes: dtype.unitBytes,
+    unitElements: dtype.unitElements,
+  });
   if (as === 'raw' || (as === 'native' && storage === 'packed')) return copy(Uint8Array);
   if (storage === 'packed') {
-    throw new SafetensorsError('UnsupportedConversion', `tensor "${name}" is ${dtype.name}, which has no float32 conversion here (how writers pack 6-bit floats into bytes is not settled); read it with { as: 'raw' }`, { tensor: name });
+    throw new SafetensorsError(
+      'UnsupportedConversion',
+      `tensor "${name}" is ${dtype.name}, which has no float32 conversion here (how writers pack 6-bit floats into bytes is not settled); read it with { as: 'raw' }`,
+      { tensor: name },
+    );
   }
   if (as === 'native' && storage === 'bool') return converted('bool', Uint8Array);
   const same = TYPED_ARRAYS[storage];

@@ -16,17 +16,31 @@ export interface TensorInfo {
 
 /** What getTensor returns for each dtype with `as: 'native'` (the default). */
 export interface NativeArrays {
-  F32: Float32Array; F64: Float64Array; I8: Int8Array; U8: Uint8Array; BOOL: Uint8Array;
-  I16: Int16Array; U16: Uint16Array; I32: Int32Array; U32: Uint32Array;
-  I64: BigInt64Array; U64: BigUint64Array;
+  F32: Float32Array;
+  F64: Float64Array;
+  I8: Int8Array;
+  U8: Uint8Array;
+  BOOL: Uint8Array;
+  I16: Int16Array;
+  U16: Uint16Array;
+  I32: Int32Array;
+  U32: Uint32Array;
+  I64: BigInt64Array;
+  U64: BigUint64Array;
   /** Interleaved real, imaginary. */
   C64: Float32Array;
-  F16: Float32Array; BF16: Float32Array; F8_E5M2: Float32Array; F8_E4M3: Float32Array;
-  F8_E8M0: Float32Array; F8_E4M3FNUZ: Float32Array; F8_E5M2FNUZ: Float32Array;
+  F16: Float32Array;
+  BF16: Float32Array;
+  F8_E5M2: Float32Array;
+  F8_E4M3: Float32Array;
+  F8_E8M0: Float32Array;
+  F8_E4M3FNUZ: Float32Array;
+  F8_E5M2FNUZ: Float32Array;
   /** Two values per byte, first in the low nibble. */
   F4: Float32Array;
   /** The packed bytes: 6-bit floats have no conversion here. */
-  F6_E2M3: Uint8Array; F6_E3M2: Uint8Array;
+  F6_E2M3: Uint8Array;
+  F6_E3M2: Uint8Array;
 }
 
 /** Any array getTensor can return. */
@@ -79,10 +93,22 @@ export interface TensorReader {
    * any array stream too.
    * Same `as`, `rows` and errors as getTensor. Finish or `break` the loop: that frees its buffers.
    */
-  streamTensor(name: string, options?: StreamTensorOptions<'native'>): AsyncGenerator<{ offset: number; values: TensorArray }, void, undefined>;
-  streamTensor(name: string, options: StreamTensorOptions<'float32'>): AsyncGenerator<{ offset: number; values: Float32Array }, void, undefined>;
-  streamTensor(name: string, options: StreamTensorOptions<'raw'>): AsyncGenerator<{ offset: number; values: Uint8Array }, void, undefined>;
-  streamTensor(name: string, options?: StreamTensorOptions): AsyncGenerator<{ offset: number; values: TensorArray }, void, undefined>;
+  streamTensor(
+    name: string,
+    options?: StreamTensorOptions<'native'>,
+  ): AsyncGenerator<{ offset: number; values: TensorArray }, void, undefined>;
+  streamTensor(
+    name: string,
+    options: StreamTensorOptions<'float32'>,
+  ): AsyncGenerator<{ offset: number; values: Float32Array }, void, undefined>;
+  streamTensor(
+    name: string,
+    options: StreamTensorOptions<'raw'>,
+  ): AsyncGenerator<{ offset: number; values: Uint8Array }, void, undefined>;
+  streamTensor(
+    name: string,
+    options?: StreamTensorOptions,
+  ): AsyncGenerator<{ offset: number; values: TensorArray }, void, undefined>;
   getTensors(names?: string[], options?: GetTensorsOptions<'native'>): Promise<Map<string, TensorArray>>;
   getTensors(names: string[] | undefined, options: GetTensorsOptions<'float32'>): Promise<Map<string, Float32Array>>;
   getTensors(names: string[] | undefined, options: GetTensorsOptions<'raw'>): Promise<Map<string, Uint8Array>>;

@@ -14,7 +14,8 @@ import { throwIfAborted } from '../core/abort.js';
  */
 function rebuild(error) {
   if (error.kind === 'SafetensorsError') {
-    const { code, message, tensor, status, report, findings } = /** @type {import('./worker_host.js').SafetensorsErrorMessage} */ (error);
+    const { code, message, tensor, status, report, findings } =
+      /** @type {import('./worker_host.js').SafetensorsErrorMessage} */ (error);
     return new SafetensorsError(code, message, { tensor, status, report, findings });
   }
   if (error.kind === 'TypeError') return new TypeError(error.message);
@@ -33,20 +34,23 @@ export class Channel {
     /** @type {SafetensorsError | null} why the worker stopped */
     this.failure = null;
     this.ready = new Promise((resolve, reject) => {
-      endpoint.listen((message) => {
-        if (message.ready) return resolve(undefined);
-        const request = this.pending.get(message.id);
-        if (!request) return undefined;
-        if (message.progress) return request.onProgress?.(...message.progress);
-        if (message.piece) return request.onPiece?.(message.piece);
-        this.pending.delete(message.id);
-        return message.error ? request.reject(rebuild(message.error)) : request.resolve(message.value);
-      }, (why) => {
-        this.failure = new SafetensorsError('InitError', `the worker stopped: ${why}`);
-        reject(this.failure);
-        for (const request of this.pending.values()) request.reject(this.failure);
-        this.pending.clear();
-      });
+      endpoint.listen(
+        (message) => {
+          if (message.ready) return resolve(undefined);
+          const request = this.pending.get(message.id);
+          if (!request) return undefined;
+          if (message.progress) return request.onProgress?.(...message.progress);
+          if (message.piece) return request.onPiece?.(message.piece);
+          this.pending.delete(message.id);
+          return message.error ? request.reject(rebuild(message.error)) : request.resolve(message.value);
+        },
+        (why) => {
+          this.failure = new SafetensorsError('InitError', `the worker stopped: ${why}`);
+          reject(this.failure);
+          for (const request of this.pending.values()) request.reject(this.failure);
+          this.pending.clear();
+        },
+      );
     });
   }
 
@@ -76,8 +80,15 @@ export class Channel {
         fn(value);
       };
       // The worker answers request `id` with the value of its op.
-      this.pending.set(id, { resolve: /** @type {(value: unknown) => void} */ (settle(resolve)), reject: settle(reject), onProgress, onPiece });
-      this.endpoint.post(/** @type {import('./worker_host.js').PageMessage} */ ({ id, op, progress: Boolean(onProgress), ...payload })); // payload is op's
+      this.pending.set(id, {
+        resolve: /** @type {(value: unknown) => void} */ (settle(resolve)),
+        reject: settle(reject),
+        onProgress,
+        onPiece,
+      });
+      this.endpoint.post(
+        /** @type {import('./worker_host.js').PageMessage} */ ({ id, op, progress: Boolean(onProgress), ...payload }),
+      ); // payload is op's
     }).finally(() => this.pending.delete(id));
   }
 

@@ -9,7 +9,8 @@
  */
 const checkOptions = (options) => {
   if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
-  if (options.into !== undefined) throw new TypeError('options.into cannot cross to a worker: the array comes back transferred');
+  if (options.into !== undefined)
+    throw new TypeError('options.into cannot cross to a worker: the array comes back transferred');
   const { signal, onProgress, ...rest } = options;
   return { signal, onProgress, rest };
 };
@@ -22,7 +23,9 @@ const checkOptions = (options) => {
  */
 export function workerFile(channels, info) {
   const pick = () => channels.reduce((best, channel) => (channel.busy < best.busy ? channel : best));
-  const stop = () => { for (const channel of channels) channel.endpoint.stop(); };
+  const stop = () => {
+    for (const channel of channels) channel.endpoint.stop();
+  };
   const byName = new Map(info.tensors.map((t) => [t.name, t]));
   // One implementation per read serves its overloads, which narrow the array's type by `as`.
   return /** @type {import('../worker.js').WorkerFile} */ ({
@@ -38,7 +41,9 @@ export function workerFile(channels, info) {
       // Split by bytes over the workers, each reading its share in one pass.
       const shares = channels.map(() => /** @type {string[]} */ ([]));
       const loads = channels.map(() => 0);
-      for (const name of [...new Set(wanted)].sort((a, b) => (byName.get(b)?.byteLength ?? 0) - (byName.get(a)?.byteLength ?? 0))) {
+      for (const name of [...new Set(wanted)].sort(
+        (a, b) => (byName.get(b)?.byteLength ?? 0) - (byName.get(a)?.byteLength ?? 0),
+      )) {
         const k = loads.indexOf(Math.min(...loads));
         shares[k].push(name);
         loads[k] += byName.get(name)?.byteLength ?? 0;
@@ -46,14 +51,30 @@ export function workerFile(channels, info) {
       const total = wanted.reduce((sum, n) => sum + (byName.get(n)?.byteLength ?? 0), 0);
       const seen = channels.map(() => 0);
       let done = 0;
-      const maps = await Promise.all(channels.map((channel, k) => (shares[k].length === 0 ? new Map() : channel.request('getTensors', { names: shares[k], options: rest }, {
-        signal: s,
-        onProgress: onProgress && ((/** @type {number} */ d) => { done += d - seen[k]; seen[k] = d; onProgress(done, total); }),
-      }))));
+      const maps = await Promise.all(
+        channels.map((channel, k) =>
+          shares[k].length === 0
+            ? new Map()
+            : channel.request(
+                'getTensors',
+                { names: shares[k], options: rest },
+                {
+                  signal: s,
+                  onProgress:
+                    onProgress &&
+                    ((/** @type {number} */ d) => {
+                      done += d - seen[k];
+                      seen[k] = d;
+                      onProgress(done, total);
+                    }),
+                },
+              ),
+        ),
+      );
       const merged = new Map(maps.flatMap((m) => [...m]));
       return new Map(wanted.map((n) => [n, merged.get(n)]));
     },
-    async* streamTensor(name, streamOptions = {}) {
+    async *streamTensor(name, streamOptions = {}) {
       const { signal: s, onProgress, rest } = checkOptions(streamOptions);
       const channel = pick();
       /** @type {import('./worker_host.js').Piece[]} */
@@ -63,11 +84,29 @@ export function workerFile(channels, info) {
       let finished = false;
       /** @type {unknown} why the request failed */
       let failed = null;
-      const request = channel.request('stream', { name, options: rest }, {
-        signal: s,
-        onProgress,
-        onPiece: (piece) => { pieces.push(piece); wake(); },
-      }).then(() => { finished = true; wake(); }, (error) => { failed = error; wake(); });
+      const request = channel
+        .request(
+          'stream',
+          { name, options: rest },
+          {
+            signal: s,
+            onProgress,
+            onPiece: (piece) => {
+              pieces.push(piece);
+              wake();
+            },
+          },
+        )
+        .then(
+          () => {
+            finished = true;
+            wake();
+          },
+          (error) => {
+            failed = error;
+            wake();
+          },
+        );
       const id = channel.next - 1;
       try {
         for (;;) {
@@ -78,7 +117,9 @@ export function workerFile(channels, info) {
           }
           if (failed) throw failed;
           if (finished) return;
-          await new Promise((resolve) => { wake = resolve; });
+          await new Promise((resolve) => {
+            wake = resolve;
+          });
         }
       } finally {
         // Left early: the worker stops, and nothing more is awaited from it.

@@ -25,7 +25,10 @@ export async function spawn() {
       post: (message, transfer) => worker.postMessage(message, transfer ?? []),
       listen(onMessage, onFailure) {
         worker.onmessage = (event) => onMessage(event.data);
-        worker.onerror = (event) => { event.preventDefault?.(); onFailure(event.message || 'the worker script failed to load'); };
+        worker.onerror = (event) => {
+          event.preventDefault?.();
+          onFailure(event.message || 'the worker script failed to load');
+        };
       },
       stop: () => worker.terminate(),
     };
@@ -40,6 +43,8 @@ export async function spawn() {
       worker.on('message', onMessage);
       worker.on('error', (error) => onFailure(errorText(error)));
     },
-    stop: () => { worker.terminate().catch(() => {}); },
+    stop: () => {
+      worker.terminate().catch(() => {});
+    },
   };
 }

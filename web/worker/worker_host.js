@@ -58,13 +58,21 @@ const STREAM_WINDOW = 4;
 async function hostPort() {
   if (typeof (/** @type {{ WorkerGlobalScope?: unknown }} */ (globalThis).WorkerGlobalScope) !== 'undefined') {
     // `self` is a worker's global scope (DedicatedWorkerGlobalScope), which the DOM lib types as a Window.
-    return { post: (message, transfer) => /** @type {WorkerScope} */ (self).postMessage(message, transfer ?? []), listen: (fn) => { self.onmessage = (event) => fn(event.data); } };
+    return {
+      post: (message, transfer) => /** @type {WorkerScope} */ (self).postMessage(message, transfer ?? []),
+      listen: (fn) => {
+        self.onmessage = (event) => fn(event.data);
+      },
+    };
   }
   const threads = 'node:worker_threads';
   /** @type {typeof import('node:worker_threads')} */
   const { parentPort } = await import(/* @vite-ignore */ /* webpackIgnore: true */ threads);
   // parentPort is set in a worker thread.
-  return { post: (message, transfer) => /** @type {MessagePort} */ (parentPort).postMessage(message, transfer ?? []), listen: (fn) => /** @type {MessagePort} */ (parentPort).on('message', fn) };
+  return {
+    post: (message, transfer) => /** @type {MessagePort} */ (parentPort).postMessage(message, transfer ?? []),
+    listen: (fn) => /** @type {MessagePort} */ (parentPort).on('message', fn),
+  };
 }
 
 /**
@@ -106,8 +114,14 @@ async function main() {
     const onAbort = () => state.wake?.();
     signal.addEventListener('abort', onAbort);
     try {
-      for await (const { offset, values } of /** @type {SafetensorsFile} */ (st).streamTensor(name, { ...options, signal })) {
-        while (state.credit === 0 && !signal.aborted) await new Promise((resolve) => { state.wake = resolve; });
+      for await (const { offset, values } of /** @type {SafetensorsFile} */ (st).streamTensor(name, {
+        ...options,
+        signal,
+      })) {
+        while (state.credit === 0 && !signal.aborted)
+          await new Promise((resolve) => {
+            state.wake = resolve;
+          });
         if (signal.aborted) throw signal.reason;
         state.credit--;
         const copy = values.slice();
@@ -128,11 +142,19 @@ async function main() {
       return { value: { tensors, metadata, headerSize, dataStart, fileSize, findings, report } };
     },
     async getTensor({ name, options }, signal, progress) {
-      const array = await /** @type {SafetensorsFile} */ (st).getTensor(name, { ...options, signal, onProgress: progress });
+      const array = await /** @type {SafetensorsFile} */ (st).getTensor(name, {
+        ...options,
+        signal,
+        onProgress: progress,
+      });
       return { value: array, transfer: [/** @type {ArrayBuffer} */ (array.buffer)] };
     },
     async getTensors({ names, options }, signal, progress) {
-      const map = await /** @type {SafetensorsFile} */ (st).getTensors(names, { ...options, signal, onProgress: progress });
+      const map = await /** @type {SafetensorsFile} */ (st).getTensors(names, {
+        ...options,
+        signal,
+        onProgress: progress,
+      });
       return { value: map, transfer: buffersOf([...map.values()]) };
     },
     async describe({ options }, signal) {
@@ -163,10 +185,15 @@ async function main() {
     }
     const controller = new AbortController();
     running.set(id, controller);
-    const progress = message.progress ? (/** @type {number} */ done, /** @type {number} */ total) => port.post({ id, progress: [done, total] }) : undefined;
+    const progress = message.progress
+      ? (/** @type {number} */ done, /** @type {number} */ total) => port.post({ id, progress: [done, total] })
+      : undefined;
     try {
       // The message holds the fields of its op, whose handler this is.
-      const handler = /** @type {(message: PageMessage, signal: AbortSignal, progress?: Progress) => ReturnType<Handlers[keyof Handlers]>} */ (requests[op]);
+      const handler =
+        /** @type {(message: PageMessage, signal: AbortSignal, progress?: Progress) => ReturnType<Handlers[keyof Handlers]>} */ (
+          requests[op]
+        );
       if (!handler) throw new TypeError(`unknown request ${op}`);
       if (op !== 'open' && st === null) throw new TypeError('no file is open in this worker');
       const { value, transfer } = await handler(message, controller.signal, progress);
@@ -181,4 +208,8 @@ async function main() {
 }
 
 // A failed start is thrown outside the promise, so that the worker's error event says so.
-main().catch((error) => setTimeout(() => { throw error; }));
+main().catch((error) =>
+  setTimeout(() => {
+    throw error;
+  }),
+);

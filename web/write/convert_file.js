@@ -30,7 +30,10 @@ async function* convertedChunks(core, source, job, options) {
   try {
     outPtr = core.malloc((capacity / inBytes) * 2, 'the conversion output buffer');
     let filled = 0;
-    for await (const chunk of chunksUntilAborted(source.chunks(job.offset, job.length, options.signal), options.signal)) {
+    for await (const chunk of chunksUntilAborted(
+      source.chunks(job.offset, job.length, options.signal),
+      options.signal,
+    )) {
       for (let at = 0; at < chunk.byteLength;) {
         const n = Math.min(capacity - filled, chunk.byteLength - at);
         const out = core.call((m) => {
@@ -63,18 +66,30 @@ async function* convertedChunks(core, source, job, options) {
  */
 export async function convertFile(file, source, slice, options) {
   const { to, tensors: wanted, path, signal, onProgress } = options;
-  if (!CONVERT_TARGETS.includes(to)) throw new TypeError(`options.to must be ${CONVERT_TARGETS.map((t) => `'${t}'`).join(' or ')}`);
-  if (wanted !== undefined && typeof wanted !== 'function') throw new TypeError('options.tensors must be a function (name) => boolean');
+  if (!CONVERT_TARGETS.includes(to))
+    throw new TypeError(`options.to must be ${CONVERT_TARGETS.map((t) => `'${t}'`).join(' or ')}`);
+  if (wanted !== undefined && typeof wanted !== 'function')
+    throw new TypeError('options.tensors must be a function (name) => boolean');
   throwIfAborted(signal);
   const core = await initSafetensors();
   const dtypes = new Map(core.tables.dtypes.map((d) => [/** @type {string} */ (d.name), d]));
   const target = /** @type {DtypeRow} */ (dtypes.get(to)); // F16 or BF16: in the table
   const entries = file.tensors.map((t) => {
     const from = /** @type {DtypeRow} */ (dtypes.get(t.dtype)); // every dtype a file holds is in the table
-    const convert = from !== target && core.call((m) => m._canNarrow(from.index, target.index)) && (wanted?.(t.name) ?? true);
+    const convert =
+      from !== target && core.call((m) => m._canNarrow(from.index, target.index)) && (wanted?.(t.name) ?? true);
     const length = t.dataOffsets[1] - t.dataOffsets[0];
     const size = convert ? (length / (from.bits / 8)) * 2 : length;
-    return { name: t.name, shape: t.exactShape ?? t.shape, dtype: convert ? target : from, from, convert, offset: file.dataStart + t.dataOffsets[0], length, size };
+    return {
+      name: t.name,
+      shape: t.exactShape ?? t.shape,
+      dtype: convert ? target : from,
+      from,
+      convert,
+      offset: file.dataStart + t.dataOffsets[0],
+      length,
+      size,
+    };
   });
   entries.sort(referenceOrder);
   const { header, laid } = await packedHeader(core, metadataJson(file.metadata), entries);
@@ -82,9 +97,17 @@ export async function convertFile(file, source, slice, options) {
   let done = 0;
   const onBytes = (/** @type {number} */ n) => onProgress?.((done += n), total);
   if (total === 0) onProgress?.(0, 0);
-  const converted = (/** @type {{ offset: number, length: number, from: DtypeRow }} */ e) => convertedChunks(core, source, { offset: e.offset, length: e.length, from: e.from, to: target }, { signal, onBytes });
+  const converted = (/** @type {{ offset: number, length: number, from: DtypeRow }} */ e) =>
+    convertedChunks(
+      core,
+      source,
+      { offset: e.offset, length: e.length, from: e.from, to: target },
+      { signal, onBytes },
+    );
   if (path !== undefined) {
-    const parts = laid.map((e) => (e.convert ? converted(e) : slice(e.offset, e.offset + e.length) ?? source.chunks(e.offset, e.length, signal)));
+    const parts = laid.map((e) =>
+      e.convert ? converted(e) : (slice(e.offset, e.offset + e.length) ?? source.chunks(e.offset, e.length, signal)),
+    );
     await writeParts(path, [header, ...parts], signal);
     return undefined;
   }
@@ -93,7 +116,9 @@ export async function convertFile(file, source, slice, options) {
   for (const e of laid) {
     const copy = e.convert ? null : slice(e.offset, e.offset + e.length);
     if (copy) parts.push(copy);
-    else for await (const chunk of e.convert ? converted(e) : source.chunks(e.offset, e.length, signal)) parts.push(chunk.slice());
+    else
+      for await (const chunk of e.convert ? converted(e) : source.chunks(e.offset, e.length, signal))
+        parts.push(chunk.slice());
   }
   throwIfAborted(signal);
   return new Blob(/** @type {BlobPart[]} */ (parts));

@@ -49,13 +49,18 @@ export function referenceOrder(a, b) {
  */
 export function metadataJson(metadata) {
   if (metadata === undefined || metadata === null) return null;
-  if (typeof metadata !== 'object' || Array.isArray(metadata)) throw invalidMetadata('metadata must be an object of string values (or null for none)');
+  if (typeof metadata !== 'object' || Array.isArray(metadata))
+    throw invalidMetadata('metadata must be an object of string values (or null for none)');
   const keys = Object.keys(metadata).sort(compareUtf8);
   const parts = [];
   for (const key of keys) {
     const value = /** @type {Record<string, unknown>} */ (metadata)[key];
-    if (typeof value !== 'string') throw invalidMetadata(`metadata value ${JSON.stringify(key)} is ${value === null ? 'null' : typeof value}; the format holds strings only (JSON.stringify it first)`);
-    if (LONE_SURROGATE.test(key) || LONE_SURROGATE.test(value)) throw invalidMetadata(`metadata ${JSON.stringify(key)} holds a lone UTF-16 surrogate, which UTF-8 cannot hold`);
+    if (typeof value !== 'string')
+      throw invalidMetadata(
+        `metadata value ${JSON.stringify(key)} is ${value === null ? 'null' : typeof value}; the format holds strings only (JSON.stringify it first)`,
+      );
+    if (LONE_SURROGATE.test(key) || LONE_SURROGATE.test(value))
+      throw invalidMetadata(`metadata ${JSON.stringify(key)} holds a lone UTF-16 surrogate, which UTF-8 cannot hold`);
     parts.push(`${JSON.stringify(key)}:${JSON.stringify(value)}`);
   }
   return `{${parts.join(',')}}`;
@@ -71,11 +76,17 @@ export function metadataJson(metadata) {
 export function headerBytes(core, metadata, entries) {
   const limit = core.tables.maxHeaderBytes;
   const parts = metadata === null ? [] : [`"__metadata__":${metadata}`];
-  for (const e of entries) parts.push(`${JSON.stringify(e.name)}:{"dtype":"${e.dtype.name}","shape":[${e.shape.join(',')}],"data_offsets":[${e.begin},${e.end}]}`);
+  for (const e of entries)
+    parts.push(
+      `${JSON.stringify(e.name)}:{"dtype":"${e.dtype.name}","shape":[${e.shape.join(',')}],"data_offsets":[${e.begin},${e.end}]}`,
+    );
   const json = encoder.encode(`{${parts.join(',')}}`);
   const length = Math.ceil(json.byteLength / 8) * 8;
   if (length > limit) {
-    throw new SafetensorsError('HeaderTooLarge', `the header would be ${length} bytes, over the reference's ${limit}-byte limit; write fewer tensors or less metadata per file`);
+    throw new SafetensorsError(
+      'HeaderTooLarge',
+      `the header would be ${length} bytes, over the reference's ${limit}-byte limit; write fewer tensors or less metadata per file`,
+    );
   }
   const out = new Uint8Array(8 + length).fill(0x20, 8 + json.byteLength);
   new DataView(out.buffer).setBigUint64(0, BigInt(length), true);
@@ -92,7 +103,10 @@ export async function checkWritten(header, size) {
   const core = await initSafetensors();
   const result = analyzeHeader(core, [header], size);
   if (result.referenceError !== null) {
-    throw new SafetensorsError('InternalError', `the header written would be rejected (${result.referenceError}: ${result.findings[0]?.message}); this is a bug in safetensors-wasm's writer`);
+    throw new SafetensorsError(
+      'InternalError',
+      `the header written would be rejected (${result.referenceError}: ${result.findings[0]?.message}); this is a bug in safetensors-wasm's writer`,
+    );
   }
 }
 

@@ -16,7 +16,8 @@ import { LONE_SURROGATE, referenceOrder } from './header_bytes.js';
  * @param {string} message
  * @param {string} [tensor]
  */
-const invalidTensor = (message, tensor) => new SafetensorsError('InvalidTensor', message, tensor === undefined ? {} : { tensor });
+const invalidTensor = (message, tensor) =>
+  new SafetensorsError('InvalidTensor', message, tensor === undefined ? {} : { tensor });
 
 /**
  * The bytes of a tensor's data, checked against its dtype: a Uint8Array of raw bytes, a typed
@@ -29,13 +30,19 @@ const invalidTensor = (message, tensor) => new SafetensorsError('InvalidTensor',
 function dataBytes(name, dtype, data) {
   if (typeof Blob !== 'undefined' && data instanceof Blob) return data;
   if (!ArrayBuffer.isView(data) || data instanceof DataView) {
-    throw invalidTensor(`tensor ${JSON.stringify(name)}: data must be a typed array or a Blob, got ${data === null ? 'null' : typeof data}`, name);
+    throw invalidTensor(
+      `tensor ${JSON.stringify(name)}: data must be a typed array or a Blob, got ${data === null ? 'null' : typeof data}`,
+      name,
+    );
   }
   const own = TYPED_ARRAYS[dtype.storage];
   const halfBits = dtype.storage === 'narrow-float' && dtype.bits === 16 && data instanceof Uint16Array;
   if (!(data instanceof Uint8Array) && !(own && data instanceof own) && !halfBits) {
     const kind = own ? `${own.name}` : dtype.bits === 16 ? 'Uint16Array (the bits)' : 'Uint8Array';
-    throw invalidTensor(`tensor ${JSON.stringify(name)} is ${dtype.name}: its data must be a ${kind} or a Uint8Array of raw bytes, got a ${data.constructor.name}`, name);
+    throw invalidTensor(
+      `tensor ${JSON.stringify(name)} is ${dtype.name}: its data must be a ${kind} or a Uint8Array of raw bytes, got a ${data.constructor.name}`,
+      name,
+    );
   }
   return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
 }
@@ -46,7 +53,10 @@ function dataBytes(name, dtype, data) {
  */
 function tensorList(tensors) {
   if (Array.isArray(tensors)) return tensors;
-  if (tensors === null || typeof tensors !== 'object') throw invalidTensor('tensors must be an object { name: { dtype, shape, data } } or an array of { name, dtype, shape, data }');
+  if (tensors === null || typeof tensors !== 'object')
+    throw invalidTensor(
+      'tensors must be an object { name: { dtype, shape, data } } or an array of { name, dtype, shape, data }',
+    );
   if (tensors instanceof Map) return [...tensors].map(([name, t]) => ({ ...t, name }));
   return Object.entries(tensors).map(([name, t]) => ({ ...t, name }));
 }
@@ -60,24 +70,43 @@ export function layOut(tensors, dtypes) {
   const byName = new Map(dtypes.map((d) => [d.name, d]));
   const seen = new Set();
   const checked = tensorList(tensors).map((t) => {
-    if (t === null || typeof t !== 'object') throw invalidTensor('each tensor must be an object { dtype, shape, data }');
+    if (t === null || typeof t !== 'object')
+      throw invalidTensor('each tensor must be an object { dtype, shape, data }');
     const { name, dtype: dtypeName, shape, data } = t;
     if (typeof name !== 'string') throw invalidTensor(`a tensor name must be a string, got ${typeof name}`);
-    if (LONE_SURROGATE.test(name)) throw invalidTensor(`tensor name ${JSON.stringify(name)} holds a lone UTF-16 surrogate, which UTF-8 cannot hold`, name);
-    if (name === '__metadata__') throw invalidTensor('"__metadata__" is the metadata\'s key; no tensor can have that name', name);
+    if (LONE_SURROGATE.test(name))
+      throw invalidTensor(
+        `tensor name ${JSON.stringify(name)} holds a lone UTF-16 surrogate, which UTF-8 cannot hold`,
+        name,
+      );
+    if (name === '__metadata__')
+      throw invalidTensor('"__metadata__" is the metadata\'s key; no tensor can have that name', name);
     if (seen.has(name)) throw invalidTensor(`two tensors are named ${JSON.stringify(name)}`, name);
     seen.add(name);
     const dtype = byName.get(dtypeName);
-    if (!dtype) throw invalidTensor(`tensor ${JSON.stringify(name)}: unknown dtype ${JSON.stringify(dtypeName)}; the format has ${dtypes.map((d) => d.name).join(', ')}`, name);
+    if (!dtype)
+      throw invalidTensor(
+        `tensor ${JSON.stringify(name)}: unknown dtype ${JSON.stringify(dtypeName)}; the format has ${dtypes.map((d) => d.name).join(', ')}`,
+        name,
+      );
     if (!Array.isArray(shape) || !shape.every((d) => Number.isSafeInteger(d) && d >= 0)) {
       throw invalidTensor(`tensor ${JSON.stringify(name)}: shape must be an array of non-negative integers`, name);
     }
     const bits = shape.reduce((a, b) => a * b, 1) * dtype.bits;
-    if (!Number.isSafeInteger(bits)) throw invalidTensor(`tensor ${JSON.stringify(name)}: shape [${shape}] is too large`, name);
-    if (bits % 8 !== 0) throw invalidTensor(`tensor ${JSON.stringify(name)}: ${shape.reduce((a, b) => a * b, 1)} ${dtype.name} elements of ${dtype.bits} bits do not fill whole bytes (the reference refuses this: MisalignedSlice)`, name);
+    if (!Number.isSafeInteger(bits))
+      throw invalidTensor(`tensor ${JSON.stringify(name)}: shape [${shape}] is too large`, name);
+    if (bits % 8 !== 0)
+      throw invalidTensor(
+        `tensor ${JSON.stringify(name)}: ${shape.reduce((a, b) => a * b, 1)} ${dtype.name} elements of ${dtype.bits} bits do not fill whole bytes (the reference refuses this: MisalignedSlice)`,
+        name,
+      );
     const bytes = dataBytes(name, dtype, data);
     const size = bytes instanceof Uint8Array ? bytes.byteLength : bytes.size;
-    if (size !== bits / 8) throw invalidTensor(`tensor ${JSON.stringify(name)}: shape [${shape}] of ${dtype.name} needs ${bits / 8} bytes, the data has ${size}`, name);
+    if (size !== bits / 8)
+      throw invalidTensor(
+        `tensor ${JSON.stringify(name)}: shape [${shape}] of ${dtype.name} needs ${bits / 8} bytes, the data has ${size}`,
+        name,
+      );
     return { name, dtype, shape, bytes, size };
   });
   checked.sort(referenceOrder);

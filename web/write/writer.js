@@ -42,7 +42,13 @@ export async function serializeSafetensors(tensors, options = {}) {
  */
 export async function editedHeader(file, metadata) {
   const core = await initSafetensors();
-  const entries = file.tensors.map((t) => ({ name: t.name, dtype: { name: t.dtype }, shape: t.exactShape ?? t.shape, begin: t.dataOffsets[0], end: t.dataOffsets[1] }));
+  const entries = file.tensors.map((t) => ({
+    name: t.name,
+    dtype: { name: t.dtype },
+    shape: t.exactShape ?? t.shape,
+    begin: t.dataOffsets[0],
+    end: t.dataOffsets[1],
+  }));
   const header = headerBytes(core, metadataJson(metadata), entries);
   const dataLength = file.fileSize - file.dataStart;
   await checkWritten(header, header.byteLength + dataLength);
@@ -54,7 +60,10 @@ export async function editedHeader(file, metadata) {
  * @returns {Promise<typeof import('./node_write.js')>}
  */
 async function nodeWriter() {
-  if (!isNode()) throw new TypeError('writing to a path works in Node; in a browser, use the Blob (serializeSafetensors, withMetadata without a path)');
+  if (!isNode())
+    throw new TypeError(
+      'writing to a path works in Node; in a browser, use the Blob (serializeSafetensors, withMetadata without a path)',
+    );
   const module = './node_write.js';
   return import(/* @vite-ignore */ /* webpackIgnore: true */ module);
 }

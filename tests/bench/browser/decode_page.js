@@ -66,7 +66,11 @@ window.runBench = async (rounds, warmup) => {
       let carry = -1;
       for await (const chunk of file.slice(begin, end).stream()) {
         let i = 0;
-        if (carry >= 0) { out[at++] = lut[carry | (chunk[0] << 8)]; i = 1; carry = -1; }
+        if (carry >= 0) {
+          out[at++] = lut[carry | (chunk[0] << 8)];
+          i = 1;
+          carry = -1;
+        }
         const pairs = (chunk.byteLength - i) >> 1;
         if (((chunk.byteOffset + i) & 1) === 0) {
           const codes = new Uint16Array(chunk.buffer, chunk.byteOffset + i, pairs);
@@ -92,7 +96,8 @@ window.runBench = async (rounds, warmup) => {
     'read only: slice().arrayBuffer()': () => file.slice(begin, end).arrayBuffer(),
   };
   if (typeof Float16Array === 'function') {
-    variants['native Float16Array → Float32Array (after slice().arrayBuffer())'] = async () => new Float32Array(new Float16Array(await file.slice(begin, end).arrayBuffer()));
+    variants['native Float16Array → Float32Array (after slice().arrayBuffer())'] = async () =>
+      new Float32Array(new Float16Array(await file.slice(begin, end).arrayBuffer()));
   }
   // Same values from every decoding variant.
   const ours = await st.getTensor('w');

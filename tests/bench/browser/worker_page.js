@@ -17,7 +17,12 @@ async function watched(fn) {
   const ms = performance.now() - start;
   await settle();
   observer.disconnect();
-  return { ms, longTasks: entries.length, blocking: entries.reduce((sum, e) => sum + Math.max(0, e.duration - 50), 0), longest: Math.max(0, ...entries.map((e) => e.duration)) };
+  return {
+    ms,
+    longTasks: entries.length,
+    blocking: entries.reduce((sum, e) => sum + Math.max(0, e.duration - 50), 0),
+    longest: Math.max(0, ...entries.map((e) => e.duration)),
+  };
 }
 
 window.runWorkerBench = async (rounds, warmup) => {
@@ -42,9 +47,16 @@ window.runWorkerBench = async (rounds, warmup) => {
   }
   one.close();
   two.close();
-  return Object.fromEntries(Object.entries(samples).map(([name, xs]) => [name, {
-    ms: median(xs.map((x) => x.ms)), longTasks: median(xs.map((x) => x.longTasks)),
-    blocking: median(xs.map((x) => x.blocking)), longest: median(xs.map((x) => x.longest)),
-  }]));
+  return Object.fromEntries(
+    Object.entries(samples).map(([name, xs]) => [
+      name,
+      {
+        ms: median(xs.map((x) => x.ms)),
+        longTasks: median(xs.map((x) => x.longTasks)),
+        blocking: median(xs.map((x) => x.blocking)),
+        longest: median(xs.map((x) => x.longest)),
+      },
+    ]),
+  );
 };
 document.body.dataset.ready = '1';
