@@ -112,4 +112,14 @@ export class Core extends WasmModule {
     this.tables = decodeCoreTables(this.call((m) => m._coreTables().slice()));
     this.inputPadding = this.call((m) => m._inputPadding());
   }
+
+  /**
+   * A finding code's severity, from the core's table (which lists every code, those found in JS
+   * included); 'error' for a code it does not know.
+   * @param {string} code
+   * @returns {import('../index.js').Finding['severity']}
+   */
+  severity(code) {
+    return this.tables.findingSeverity.get(/** @type {import('../index.js').FindingCode} */ (code)) ?? 'error';
+  }
 }

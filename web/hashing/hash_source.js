@@ -21,7 +21,7 @@ export async function hashSource(core, source, plan, claims, options, scan = nul
     if (scan) await scan(pass);
     else await readRanges(source, pass.ranges, options, (chunk, at) => pass.push(chunk, at));
     const hashes = await pass.finish();
-    const severity = core.tables.findingSeverity.get('EmbeddedHashMismatch') ?? 'warning';
+    const severity = core.severity('EmbeddedHashMismatch');
     return { ...hashes, ...checkEmbeddedHashes(claims, hashes, plan.size, severity) };
   } finally {
     pass.close();

@@ -1,7 +1,8 @@
 // SHA-256 lanes: one hash over a sequence of byte pieces, cut into digests where a hashed
 // range ends. A lane runs on this thread, or in a worker (web/hashing/hash_worker.js) so that the
 // hashes of one read (file, data section, tensors) use several cores. SHA-256 is hash-wasm's.
-import { SafetensorsError, errorText } from '../core/errors.js';
+import { SafetensorsError } from '../core/errors.js';
+import { browserEndpoint, nodeEndpoint } from '../core/worker_endpoint.js';
 import { isNode } from '../core/platform.js';
 
 /** A worker lane holds at most this many bytes sent but not yet hashed before update() waits. */
@@ -45,11 +46,8 @@ export async function localLane() {
 }
 
 /**
- * A hashing worker as { post, listen, stop }.
- * @typedef {object} HashWorker
- * @property {(message: import('./hash_worker.js').LaneMessage, transfer?: ArrayBuffer[]) => void} post
- * @property {(onMessage: (message: import('./hash_worker.js').LaneReply) => void, onFailure: (why: string) => void) => void} listen
- * @property {() => void} stop
+ * A hashing worker (web/core/worker_endpoint.js).
+ * @typedef {import('../core/worker_endpoint.js').Endpoint<import('./hash_worker.js').LaneMessage, import('./hash_worker.js').LaneReply>} HashWorker
  */
 
 /**
@@ -57,38 +55,10 @@ export async function localLane() {
  * @returns {Promise<HashWorker | null>}
  */
 async function spawn() {
-  if (!isNode()) {
-    if (typeof Worker === 'undefined') return null;
-    // Written out in full so that bundlers find the worker and its imports.
-    const worker = new Worker(new URL('./hash_worker.js', import.meta.url), { type: 'module' });
-    return {
-      post: (message, transfer) => worker.postMessage(message, transfer ?? []),
-      listen(onMessage, onFailure) {
-        worker.onmessage = (event) => onMessage(event.data);
-        worker.onerror = (event) => {
-          event.preventDefault?.();
-          onFailure(event.message || 'the worker script failed to load');
-        };
-        worker.onmessageerror = () => onFailure('a message could not be read');
-      },
-      stop: () => worker.terminate(),
-    };
-  }
-  const threads = 'node:worker_threads';
-  /** @type {typeof import('node:worker_threads')} */
-  const { Worker: NodeWorker } = await import(/* @vite-ignore */ /* webpackIgnore: true */ threads);
-  const worker = new NodeWorker(new URL('./hash_worker.js', import.meta.url));
-  return {
-    post: (message, transfer) => worker.postMessage(message, transfer),
-    listen(onMessage, onFailure) {
-      worker.on('message', onMessage);
-      worker.on('error', (error) => onFailure(errorText(error)));
-      worker.on('exit', (code) => onFailure(`the worker exited (code ${code})`));
-    },
-    stop: () => {
-      worker.terminate().catch(() => {});
-    },
-  };
+  if (isNode()) return nodeEndpoint(new URL('./hash_worker.js', import.meta.url));
+  if (typeof Worker === 'undefined') return null;
+  // Written out in full so that bundlers find the worker and its imports.
+  return browserEndpoint(new Worker(new URL('./hash_worker.js', import.meta.url), { type: 'module' }));
 }
 
 /**

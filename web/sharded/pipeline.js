@@ -181,8 +181,7 @@ export async function openPipeline(source, options, api) {
   throwIfAborted(signal);
   const files = await locatePipeline(source, { fetch, headers, signal });
   const core = await initSafetensors();
-  const severity = (/** @type {string} */ code) =>
-    core.tables.findingSeverity.get(/** @type {import('../index.js').FindingCode} */ (code)) ?? 'error';
+  const severity = (/** @type {string} */ code) => core.severity(code);
   const listed = componentsOf(files.config, files.where);
   let done = 0;
   const componentOptions = { fetch, headers, signal, firstRead, concurrency, variant };

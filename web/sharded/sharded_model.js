@@ -113,8 +113,7 @@ export async function openShardedModel(source, options, openSafetensors) {
   throwIfAborted(signal);
   const files = await locateModel(source, { fetch, headers, signal });
   const core = await initSafetensors();
-  const severity = (/** @type {string} */ code) =>
-    core.tables.findingSeverity.get(/** @type {import('../index.js').FindingCode} */ (code)) ?? 'error';
+  const severity = (/** @type {string} */ code) => core.severity(code);
   const firstReads = firstRead === undefined && files.index ? shardFirstReads(files.index) : null;
   let done = 0;
   const opened = await pooled(files.shards.length, concurrency, async (/** @type {number} */ i) => {
