@@ -83,6 +83,9 @@ function tableOf(entry, ask, what) {
 
 /** A card built from a header table: its JSON, and its module tree on the first call of moduleTree(). */
 export class BuiltCard {
+  /** @type {ReturnType<typeof decodeModuleTreeTable> | null} the flat tree, once built */
+  flat = null;
+
   /**
    * @param {string} json
    * @param {boolean} kohyaNames how the tree splits names (the card table says)
@@ -98,8 +101,6 @@ export class BuiltCard {
     /** @type {HeapTable | null} */
     this.entry = entry;
     this.tensorCount = tensorCount;
-    /** @type {ReturnType<typeof decodeModuleTreeTable> | null} */
-    this.flat = null;
   }
 
   /** Whether moduleTree() still needs the card module (it is synchronous: it cannot load it). */

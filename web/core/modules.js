@@ -49,6 +49,13 @@ function checkInitOptions(options) {
  * @template {WasmModule<M>} C its guarded form
  */
 class ModuleSlot {
+  /** @type {Promise<C> | null} the module in use */
+  loading = null;
+  /** @type {C | null} what `loading` resolved to */
+  loaded = null;
+  /** @type {Uint8Array | null} the .wasm as Node read it, kept for further instances */
+  nodeBytes = null;
+
   /**
    * @param {string} name for messages
    * @param {URL} url where the .wasm is, beside this file
@@ -62,12 +69,6 @@ class ModuleSlot {
     this.binaryOption = binaryOption;
     this.factory = factory;
     this.CoreClass = CoreClass;
-    /** @type {Promise<C> | null} the module in use */
-    this.loading = null;
-    /** @type {C | null} what `loading` resolved to */
-    this.loaded = null;
-    /** @type {Uint8Array | null} the .wasm as Node read it, kept for further instances */
-    this.nodeBytes = null;
   }
 
   /** @returns {Promise<C>} */
