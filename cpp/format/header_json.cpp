@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "findings/message_text.h"
+#include "format/serde_limits.h"
 #include "format/serde_numbers.h"
 #include "simdjson.h"
 
@@ -16,8 +17,9 @@ namespace {
 using simdjson::dom::element;
 using simdjson::dom::element_type;
 
-// serde_json's recursion limit: 128 nested containers fail, 127 pass.
-constexpr std::size_t kMaxJsonDepth = 127;
+// simdjson counts only non-empty containers and fails at this depth: it passes
+// every document serde_json passes, and measure_serde_limits decides the rest.
+constexpr std::size_t kMaxJsonDepth = kSerdeMaxDepth + 1;
 // A parser kept between calls holds this much header capacity at most.
 constexpr std::size_t kKeepParserCapacity = 8u << 20;
 
@@ -244,21 +246,39 @@ HeaderJsonResult parse_header_json(std::span<const std::uint8_t> header, bool pa
       return oom;
     }
   }
-  std::optional<std::string> rewritten;
-  if (may_contain_negative_zero(text)) rewritten = rewrite_serde_numbers(text);
+  // Numbers: simdjson reads them correctly rounded, serde_json by its own steps.
+  // Their readings differ only for -0, integers past 64 bits and magnitudes near
+  // DBL_MAX; the audit (a second pass over the text) runs only when one may be there.
+  std::optional<NumberAudit> audit;
+  if (may_contain_negative_zero(text)) audit = audit_serde_numbers(text);
+  auto parse = [&](element& root) {
+    if (audit && audit->rewritten) return parser.parse(*audit->rewritten).get(root);
+    return parser.parse(text.data(), text.size(), !padded).get(root);
+  };
   element root;
-  auto err = rewritten ? parser.parse(*rewritten).get(root) : parser.parse(text.data(), text.size(), !padded).get(root);
-  if ((err == simdjson::BIGINT_ERROR || err == simdjson::NUMBER_ERROR) && !rewritten) {
-    rewritten = rewrite_serde_numbers(text);
-    if (rewritten) err = parser.parse(*rewritten).get(root);
+  simdjson::error_code err = simdjson::SUCCESS;
+  SerdeLimits limits;
+  if (!audit || audit->out_of_range.empty()) err = parse(root);
+  if ((err == simdjson::BIGINT_ERROR || err == simdjson::NUMBER_ERROR) && !audit) {
+    audit = audit_serde_numbers(text);
+    if (audit->out_of_range.empty() && audit->rewritten) err = parse(root);
+  }
+  if (!err && !(audit && !audit->out_of_range.empty())) {
+    limits = measure_serde_limits(root);
+    if (limits.edge_float && !audit) audit = audit_serde_numbers(text);
   }
   HeaderJsonResult result;
   result.leading_space = begin;
   result.trailing_space = header.size() - end;
-  if (err == simdjson::MEMALLOC) {
+  if (audit && !audit->out_of_range.empty()) {
+    result.reason = "the number " + audit->out_of_range +
+                    " is out of range as the reference's JSON reader (serde_json) computes it";
+  } else if (err == simdjson::MEMALLOC) {
     result.outcome = JsonOutcome::OutOfMemory;
   } else if (err) {
     result.reason = describe_json_error(err);
+  } else if (limits.depth > kSerdeMaxDepth) {
+    result.reason = describe_json_error(simdjson::DEPTH_ERROR);
   } else if (auto reason = read_document(root, result.header)) {
     result.reason = std::move(*reason);
   } else {
