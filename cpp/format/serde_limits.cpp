@@ -6,24 +6,22 @@
 #include "format/serde_number.h"
 
 namespace safetensors {
-namespace {
 
 using simdjson::dom::element;
 using simdjson::dom::element_type;
 
-// `level` is the nesting of `value` itself when it is a container.
-void walk(element value, std::size_t level, SerdeLimits& limits) {
+void measure_serde_limits(element value, std::size_t level, SerdeLimits& limits) {
   switch (value.type()) {
     case element_type::ARRAY: {
       if (level > limits.depth) limits.depth = level;
       const simdjson::dom::array items = value.get_array().value_unsafe();  // keep: value_unsafe() is a reference
-      for (element child : items) walk(child, level + 1, limits);
+      for (element child : items) measure_serde_limits(child, level + 1, limits);
       break;
     }
     case element_type::OBJECT: {
       if (level > limits.depth) limits.depth = level;
       const simdjson::dom::object fields = value.get_object().value_unsafe();
-      for (auto field : fields) walk(field.value, level + 1, limits);
+      for (auto field : fields) measure_serde_limits(field.value, level + 1, limits);
       break;
     }
     case element_type::DOUBLE:
@@ -31,14 +29,6 @@ void walk(element value, std::size_t level, SerdeLimits& limits) {
       break;
     default: break;
   }
-}
-
-}  // namespace
-
-SerdeLimits measure_serde_limits(element root) {
-  SerdeLimits limits;
-  walk(root, 1, limits);
-  return limits;
 }
 
 }  // namespace safetensors

@@ -13,7 +13,7 @@ namespace safetensors {
 /// (serde_json src/de.rs, remaining_depth starts at 128 and fails on reaching 0).
 inline constexpr std::size_t kSerdeMaxDepth = 127;
 
-/// @brief What a walk over a parsed document found.
+/// @brief What walks over the parts of a parsed document found.
 struct SerdeLimits {
   /// Deepest nesting of `[` and `{`, counting the top-level object as 1 and
   /// empty containers too (simdjson's own depth skips empty ones).
@@ -23,7 +23,10 @@ struct SerdeLimits {
   bool edge_float = false;
 };
 
-/// @brief Walks every value of the document under `root`.
-SerdeLimits measure_serde_limits(simdjson::dom::element root);
+/// @brief Walks `value` and everything under it into `limits`; `level` is the nesting
+/// `value` has if it is a container (the top-level object is 1). Only the values the
+/// reference ignores need this: every other place holds a fixed shape that nests 3 deep
+/// at most and numbers that must be plain integers.
+void measure_serde_limits(simdjson::dom::element value, std::size_t level, SerdeLimits& limits);
 
 }  // namespace safetensors
