@@ -180,7 +180,8 @@ class EntryReader {
 };
 
 std::string out_of_range_reason(std::string_view literal) {
-  return "the number " + std::string(literal) + " is out of range as the reference's JSON reader (serde_json) computes it";
+  return "the number " + std::string(literal) +
+         " is out of range as the reference's JSON reader (serde_json) computes it";
 }
 
 HeaderJsonResult failure(std::string reason) {

@@ -141,8 +141,8 @@ class Reader {
       exp = exp * 10 + digit;
     }
     const std::int64_t wide = positive_exp ? std::int64_t{starting_exp} + exp : std::int64_t{starting_exp} - exp;
-    const std::int64_t saturated =
-        std::clamp<std::int64_t>(wide, std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max());
+    const std::int64_t saturated = std::clamp<std::int64_t>(wide, std::numeric_limits<std::int32_t>::min(),
+                                                            std::numeric_limits<std::int32_t>::max());
     return from_parts(positive, significand, static_cast<std::int32_t>(saturated));
   }
 

@@ -63,10 +63,14 @@ class Generator {
     std::string e = below(2) ? "e" : "E";
     const int pick = below(10);
     long long exp = 0;
-    if (pick < 4) exp = 308 - decimal_places_of_value + below(7) - 3;  // near the top of f64
-    else if (pick < 6) exp = -308 - decimal_places_of_value + below(31) - 15;  // near the bottom
-    else if (pick < 8) exp = (below(2) ? 1 : -1) * (2147483647LL - 2 + below(5) + below(2) * 99999999999LL);
-    else exp = below(401) - 200;
+    if (pick < 4)
+      exp = 308 - decimal_places_of_value + below(7) - 3;  // near the top of f64
+    else if (pick < 6)
+      exp = -308 - decimal_places_of_value + below(31) - 15;  // near the bottom
+    else if (pick < 8)
+      exp = (below(2) ? 1 : -1) * (2147483647LL - 2 + below(5) + below(2) * 99999999999LL);
+    else
+      exp = below(401) - 200;
     if (exp < 0) return e + "-" + std::to_string(-exp);
     return e + (below(2) ? "+" : "") + std::to_string(exp);
   }
@@ -97,8 +101,9 @@ class Generator {
     std::string literal = integer;
     int places = static_cast<int>(integer.size()) - 1;
     if (below(2)) {
-      const std::string fraction = below(50) == 0 ? "" : (below(4) == 0 ? std::string(below(40), '0') : "") +
-                                                              digits(1 + below(below(3) == 0 ? 800 : 20));
+      const std::string fraction = below(50) == 0 ? ""
+                                                  : (below(4) == 0 ? std::string(below(40), '0') : "") +
+                                                        digits(1 + below(below(3) == 0 ? 800 : 20));
       literal += "." + fraction;
       if (integer == "0") places = -1;
     }
@@ -107,8 +112,8 @@ class Generator {
   }
 
   std::string nesting_case() {
-    static const char* const kLeaves[] = {"1", "-0", "1.5e308", "\"s\"", "null", "true",
-                                          "[]", "{}", "[1]", "{\"a\":1}", "[[]]", "1e999"};
+    static const char* const kLeaves[] = {"1",  "-0", "1.5e308", "\"s\"",     "null", "true",
+                                          "[]", "{}", "[1]",     "{\"a\":1}", "[[]]", "1e999"};
     const int depth = 120 + below(11);  // containers counting the outer object and the entry
     std::string open, close;
     for (int i = 0; i < depth - 2; ++i) {
@@ -143,8 +148,10 @@ VersionRule version_rule(std::string_view line) {
   for (std::size_t i = 0; i < line.size(); ++i) {
     const char c = line[i];
     if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
       continue;
     }
     if (c == '"') {
@@ -158,7 +165,8 @@ VersionRule version_rule(std::string_view line) {
     if (exceeds_u64(integer) && end < line.size() && line[end] == '.') {
       const bool digit_after = end + 1 < line.size() && line[end + 1] >= '0' && line[end + 1] <= '9';
       if (!digit_after) return VersionRule::Refused;
-      const bool folded = integer.size() == 20 && integer.substr(0, 19) == "1844674407370955161" && line[end + 1] <= '5';
+      const bool folded =
+          integer.size() == 20 && integer.substr(0, 19) == "1844674407370955161" && line[end + 1] <= '5';
       if (folded) rule = VersionRule::Unknown;
     }
     i = end;
@@ -196,8 +204,8 @@ int compare() {
     }
   }
   std::cout << compared << " headers compared with serde_json (" << accepted << " accepted by it, "
-            << compared - accepted << " refused), " << disagreements << " disagreements ("
-            << version_adjusted << " verdicts set by the 1.0.89 rule, " << unknown
+            << compared - accepted << " refused), " << disagreements << " disagreements (" << version_adjusted
+            << " verdicts set by the 1.0.89 rule, " << unknown
             << " left out where 1.0.87 cannot tell 1.0.89's verdict)\n";
   return disagreements == 0 && compared > 0 ? 0 : 1;
 }
