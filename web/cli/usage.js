@@ -5,6 +5,7 @@ const USAGE = `usage: safetensors-wasm validate [--json] [--scan-data] [--hash] 
        safetensors-wasm hash [--json] [--tensors] FILE...
        safetensors-wasm edit FILE [--set KEY=VALUE]... [--delete KEY]... [--clear] -o OUT
        safetensors-wasm convert FILE --to f16|bf16 -o OUT
+       safetensors-wasm diff [--json] [--data] A B
 
 validate  says whether the reference safetensors loader accepts each file
           (exit 0 when all are loadable, 1 otherwise); --json prints one JSON array;
@@ -20,6 +21,11 @@ edit      writes FILE with its metadata changed (--clear starts from none) to OU
           once the new file is whole
 convert   writes FILE with its F32, F64 and other 16-bit float tensors as F16 or BF16
           (rounded to nearest even; NaN stays NaN) to OUT; other tensors are copied
+diff      prints what changed from A to B (files, sharded models or URLs; tensors matched by
+          name): tensors added, removed, changed in dtype or shape, and metadata keys (exit 0
+          when identical, 1 when not, 2 when a side cannot be read); --data also compares the
+          bytes of every tensor on both sides (SHA-256 each, and for floats the largest
+          difference between elements), reading both in bounded memory
 
 A FILE may be an http:// or https:// URL: it is read with Range requests (the header in
 one request when it fits in 256 KiB, tensors as needed), never downloaded whole.
