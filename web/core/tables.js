@@ -55,5 +55,13 @@ export function decodeCoreTables(bytes) {
   const maxHeaderBytes = r.num(); // the reference's MAX_HEADER_SIZE (cpp/format/header_prefix.h)
   // What NotSafetensors findings name (cpp/analysis/foreign_format.h): name and plain words.
   const foreignFormats = r.list(() => ({ name: /** @type {ForeignFormat} */ (r.str()), label: r.str() }));
-  return { dtypes, referenceErrors, referenceErrorSeverity, findingCodes, findingSeverity, maxHeaderBytes, foreignFormats };
+  return {
+    dtypes,
+    referenceErrors,
+    referenceErrorSeverity,
+    findingCodes,
+    findingSeverity,
+    maxHeaderBytes,
+    foreignFormats,
+  };
 }

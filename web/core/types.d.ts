@@ -74,17 +74,7 @@ export type FindingCode =
 
 /** What a NotSafetensors finding says the file is instead (cpp/analysis/foreign_format.h). Checked against the core's table by tests/js/documented_codes.test.js. */
 export type ForeignFormat =
-  | 'git-lfs-pointer'
-  | 'pytorch-zip'
-  | 'pickle'
-  | 'gguf'
-  | 'html'
-  | 'json'
-  | 'png'
-  | 'jpeg'
-  | 'gzip'
-  | 'zip'
-  | 'empty';
+  'git-lfs-pointer' | 'pytorch-zip' | 'pickle' | 'gguf' | 'html' | 'json' | 'png' | 'jpeg' | 'gzip' | 'zip' | 'empty';
 
 export interface Finding {
   /** Stable identifier: a reference error kind or one of ours, e.g. "DuplicateTensorName". */
