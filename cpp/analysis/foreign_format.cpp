@@ -74,7 +74,7 @@ std::optional<std::string> lfs_pointer(Bytes b) {
     at = end + 1;
   }
   std::string named = size.empty() ? "" : size;
-  if (!oid.empty()) named += (named.empty() ? "sha256 " : ", sha256 ") + oid;
+  if (!oid.empty()) named += (named.empty() ? "oid sha256:" : ", oid sha256:") + oid;
   return what(ForeignFormat::GitLfsPointer) + ", not the model: the real file" +
          (named.empty() ? "" : " (" + named + ")") +
          " was never downloaded, only the small text that stands for it in the repository. In a clone, run "
@@ -109,8 +109,8 @@ std::optional<ForeignFile> zip_archive(Bytes b) {
   const std::string first(e->name);
   for (int i = 0; e && i < 64; ++i) {
     if (e->name == "data.pkl" || e->name.ends_with("/data.pkl")) {
-      return ForeignFile{ForeignFormat::PytorchZip, what(ForeignFormat::PytorchZip) + " (its pickle is " +
-                                                        quote_name(e->name) + "), not safetensors" +
+      return ForeignFile{ForeignFormat::PytorchZip, what(ForeignFormat::PytorchZip) + " with its pickle in " +
+                                                        quote_name(e->name) + ", not safetensors" +
                                                         std::string(kDoNotUnpickle)};
     }
     e = e->next != 0 && e->next < b.size() ? zip_entry(b, static_cast<std::size_t>(e->next)) : std::nullopt;
@@ -128,7 +128,7 @@ std::optional<std::string> pickle(Bytes b) {
     return std::nullopt;
   const bool legacy_torch = starts_with(b, "\x80\x02\x8a\x0a\x6c\xfc\x9c\x46\xf9\x20\x6a\xa8\x50\x19");
   return what(ForeignFormat::Pickle) + " (protocol " + std::to_string(b[1]) + ")" +
-         (legacy_torch ? ", a PyTorch checkpoint in torch.save's format before 1.6," : "") + " not safetensors" +
+         (legacy_torch ? ", a PyTorch checkpoint in torch.save's format before 1.6" : "") + ", not safetensors" +
          std::string(kDoNotUnpickle);
 }
 
