@@ -8,6 +8,7 @@
 
 #include "findings/message_text.h"
 #include "format/header_prefix.h"
+#include "format/utf8.h"
 
 namespace safetensors {
 namespace {
@@ -40,6 +41,13 @@ std::string lowercase(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
+}
+
+// A name or title from the file, quoted (quote_name) up to its first byte that is not UTF-8:
+// messages cross to JavaScript as UTF-8 text, and these bytes are anyone's.
+std::string quote_text(std::string_view raw) {
+  const auto bad = find_invalid_utf8({reinterpret_cast<const std::uint8_t*>(raw.data()), raw.size()});
+  return quote_name(raw.substr(0, bad.value_or(raw.size())));
 }
 
 std::string what(ForeignFormat f) { return "this is " + std::string(foreign_format_info(f).label); }
@@ -110,12 +118,12 @@ std::optional<ForeignFile> zip_archive(Bytes b) {
   for (int i = 0; e && i < 64; ++i) {
     if (e->name == "data.pkl" || e->name.ends_with("/data.pkl")) {
       return ForeignFile{ForeignFormat::PytorchZip, what(ForeignFormat::PytorchZip) + " with its pickle in " +
-                                                        quote_name(e->name) + ", not safetensors" +
+                                                        quote_text(e->name) + ", not safetensors" +
                                                         std::string(kDoNotUnpickle)};
     }
     e = e->next != 0 && e->next < b.size() ? zip_entry(b, static_cast<std::size_t>(e->next)) : std::nullopt;
   }
-  return ForeignFile{ForeignFormat::Zip, what(ForeignFormat::Zip) + " (its first entry is " + quote_name(first) +
+  return ForeignFile{ForeignFormat::Zip, what(ForeignFormat::Zip) + " (its first entry is " + quote_text(first) +
                                              "), not a model: extract it and open the .safetensors file it holds"};
 }
 
@@ -148,7 +156,7 @@ std::optional<std::string> gguf(Bytes b) {
         text_of(b.subspan(key_at + width, 20)) == "general.architecture" && little_endian(b, type_at, 4) == 8) {
       const std::uint64_t n = little_endian(b, type_at + 4, width);
       const std::size_t at = type_at + 4 + width;
-      if (n <= 64 && at + n <= b.size()) facts += ", architecture " + quote_name(text_of(b.subspan(at, n)));
+      if (n <= 64 && at + n <= b.size()) facts += ", architecture " + quote_text(text_of(b.subspan(at, n)));
     }
   }
   return what(ForeignFormat::Gguf) + " (llama.cpp's format; " + facts +
@@ -167,7 +175,7 @@ std::optional<ForeignFile> text_file(Bytes b) {
     const std::string all = lowercase(t);
     const std::size_t open = all.find("<title>");
     const std::size_t close = open == std::string::npos ? open : all.find("</title>", open);
-    if (close != std::string::npos) title = " (titled " + quote_name(t.substr(open + 7, close - open - 7)) + ")";
+    if (close != std::string::npos) title = " (titled " + quote_text(t.substr(open + 7, close - open - 7)) + ")";
     return ForeignFile{ForeignFormat::Html,
                        what(ForeignFormat::Html) + title +
                            ", not the model: a web page (an error, a sign-in or the model's own page) was saved "
@@ -216,7 +224,7 @@ std::optional<ForeignFile> binary_file(Bytes b) {
     if ((b[3] & 8) != 0 && at < b.size()) {
       const std::string_view rest = text_of(b.subspan(at));
       const std::size_t end = rest.find('\0');
-      if (end != std::string_view::npos) name = " (it holds " + quote_name(rest.substr(0, end)) + ")";
+      if (end != std::string_view::npos) name = " (it holds " + quote_text(rest.substr(0, end)) + ")";
     }
     return ForeignFile{ForeignFormat::Gzip, what(ForeignFormat::Gzip) + name +
                                                 ", not safetensors itself: decompress it (gunzip) and open what it "

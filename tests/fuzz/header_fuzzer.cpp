@@ -14,6 +14,7 @@
 #include "card/build_card.h"
 #include "card/card_json.h"
 #include "card/module_tree.h"
+#include "format/utf8.h"
 #include "simdjson.h"
 #include "wasm/card_table.h"
 #include "wasm/header_table.h"
@@ -50,6 +51,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (const auto& f : report.findings) {
     const bool foreign = f.code == safetensors::FindingCode::NotSafetensors;
     if (foreign != f.format.has_value() || (foreign && report.error == safetensors::ReferenceError::None))
+      __builtin_trap();
+    // Its message quotes the file's own bytes (names, titles): still UTF-8, as JS reads it.
+    if (foreign &&
+        safetensors::find_invalid_utf8({reinterpret_cast<const std::uint8_t*>(f.message.data()), f.message.size()}))
       __builtin_trap();
     if ((f.severity() == safetensors::Severity::Error && !foreign) || f.message.size() > 2000) __builtin_trap();
     const std::uint32_t bit = 1u << static_cast<int>(f.code);

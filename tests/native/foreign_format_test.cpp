@@ -13,6 +13,7 @@
 #include "file_builder.h"
 #include "findings/message_text.h"
 #include "fixture_dir.h"
+#include "format/utf8.h"
 
 // `text` holds `part` (the message is printed when it does not).
 #define EXPECT_CONTAINS(text, part) EXPECT_NE(std::string(text).find(part), std::string::npos) << (text)
@@ -193,6 +194,31 @@ TEST(ForeignFormat, ReadsOnlyTheFirst64KiB) {
   ASSERT_GT(far.find("<html>"), kForeignSniffBytes);
   EXPECT_EQ(detect_foreign_format(bytes_of(near), near.size())->format, ForeignFormat::Html);
   EXPECT_FALSE(detect_foreign_format(bytes_of(far), far.size()));
+}
+
+// Names and titles come from anyone's bytes; messages cross to JavaScript as UTF-8 text, so
+// each is cut at its first byte that is not UTF-8.
+TEST(ForeignFormat, NamesThatAreNotUtf8AreCutWhereTheyStopBeingUtf8) {
+  const auto le = [](std::uint64_t v, int bytes) {
+    std::string out;
+    for (int i = 0; i < bytes; ++i) out += static_cast<char>(v >> (8 * i) & 0xFF);
+    return out;
+  };
+  const std::string zip_name = "ab\xff\xfe.bin";
+  const std::string zip = "PK\x03\x04" + std::string(22, '\0') + le(zip_name.size(), 2) + le(0, 2) + zip_name;
+  const std::string html = "<html><title>ab\xff\xfecd</title></html>";
+  const std::string gzip = std::string("\x1f\x8b\x08\x08", 4) + std::string(6, '\0') + "ab\xc3(.st" + '\0';
+  const std::string gguf =
+      "GGUF" + le(3, 4) + le(0, 8) + le(1, 8) + le(20, 8) + "general.architecture" + le(8, 4) + le(4, 8) + "ab\xe2\x82";
+  for (const auto& [file, format] : {std::pair{zip, ForeignFormat::Zip}, std::pair{html, ForeignFormat::Html},
+                                     std::pair{gzip, ForeignFormat::Gzip}, std::pair{gguf, ForeignFormat::Gguf}}) {
+    const Report r = analyze(file);
+    const Finding* f = not_safetensors(r);
+    ASSERT_NE(f, nullptr) << foreign_format_info(format).name;
+    EXPECT_EQ(f->format, format);
+    EXPECT_FALSE(find_invalid_utf8(bytes_of(f->message))) << f->message;
+    EXPECT_CONTAINS(f->message, "'ab'");
+  }
 }
 
 // Part of an issue's wording: both byte counts, and what it means.
