@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openSafetensors, validateSafetensors } from '../../web/index.js';
+import { openSafetensors, openSafetensorsIndex, validateSafetensors } from '../../web/index.js';
 import { HAVE_REAL, REAL_DIR, haveFixtures, rawFile, recordingSource, rejection } from './fixtures.js';
 
 const WILD_DIR = fileURLToPath(new URL('../../../shared/fixtures/wild/', import.meta.url));
@@ -136,6 +136,18 @@ test('the CLI: validate --json gives the finding with its format; the text verdi
   );
   const inspectJson = JSON.parse((await run('inspect', '--json', join(dir, 'model.gguf'))).stdout);
   expect(notSafetensors(inspectJson.report)).toMatchObject({ format: 'gguf' });
+});
+
+test('a sharded model whose shard is a Git LFS pointer: ShardNotLoadable says so', async () => {
+  const pointer = generated.find((g) => g.file === 'lfs_pointer.safetensors').bytes;
+  const model = await openSafetensorsIndex({
+    index: { metadata: { total_size: 16 }, weight_map: { w: 'model-00001-of-00001.safetensors' } },
+    resolve: () => pointer,
+  });
+  expect(model.loadable).toBe(false);
+  const finding = model.findings.find((f) => f.code === 'ShardNotLoadable');
+  expect(finding.message).toMatch(/\(HeaderTooLarge\): this is a Git LFS pointer, not the model/);
+  expect(notSafetensors(model.shards[0].report)).toMatchObject({ format: 'git-lfs-pointer' });
 });
 
 describe.runIf(HAVE_WILD)('the Git LFS pointers committed in the wild (../shared/fixtures/wild)', () => {
