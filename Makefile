@@ -18,7 +18,7 @@ SAMPLE := demo/sample.safetensors
 STAMP_DIR := build/stamps
 
 # Debian packages: the command or file that shows each is present.
-APT_CHECKS := em++:emscripten chromium:chromium cmake:cmake g++:g++ clang++:clang clang-format:clang-format
+APT_CHECKS := em++:emscripten chromium:chromium cmake:cmake g++:g++ clang++:clang clang-format:clang-format python3:python3
 APT_FILES := /usr/include/gtest/gtest.h:libgtest-dev
 
 .PHONY: setup native wasm build test test-fast demo bench fuzz fuzz-build fuzz-smoke serde-differential clean native-test sanitize-test wasm-test js-test js-test-node js-test-browser lint format
@@ -121,7 +121,8 @@ bench: build
 
 # libFuzzer with ASan+UBSan: header_fuzzer (the header analysis) and decode_fuzzer (the
 # conversion kernels), seeded from the real fixtures (when ../shared is there), the demo
-# sample and the crafted file of each finding (tools/finding_files.js). Corpora grow in build/fuzz/corpus/<target>.
+# sample, the crafted file of each finding (tools/finding_files.js) and the files of other formats
+# (tools/foreign_files.py). Corpora grow in build/fuzz/corpus/<target>.
 FUZZ_DIR := build/fuzz
 FUZZ_TARGETS := header_fuzzer decode_fuzzer
 FUZZ_SMOKE_SECONDS ?= 20
@@ -133,6 +134,9 @@ fuzz-build: $(STAMP_DIR)/apt $(STAMP_DIR)/npm $(SAMPLE)
 	rm -rf $(FUZZ_DIR)/seeds && mkdir -p $(FUZZ_DIR)/seeds
 	cp $(SAMPLE) $(FUZZ_DIR)/seeds/
 	node tools/finding_files.js $(FUZZ_DIR)/seeds
+	# Files of other formats (NotSafetensors), each as a .safetensors seed.
+	python3 tools/foreign_files.py $(FUZZ_DIR)/foreign
+	for f in $(FUZZ_DIR)/foreign/*; do [ "$${f##*/}" = expected.tsv ] || cp "$$f" "$(FUZZ_DIR)/seeds/foreign_$${f##*/}.safetensors"; done
 	if [ -d ../shared/fixtures/real ]; then find ../shared/fixtures/real -name '*.safetensors' -exec cp {} $(FUZZ_DIR)/seeds/ \; ; fi
 	# A seed byte of 0 in front: for the header, "claimed size = bytes given"; for decode, BOOL.
 	for f in $(FUZZ_DIR)/seeds/*.safetensors; do printf '\0' | cat - "$$f" > "$$f.seed"; rm "$$f"; done

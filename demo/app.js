@@ -10,6 +10,7 @@ import {
 import { showCard, showHashes } from './card_panel.js';
 import { EXPAND_ALL_LIMIT, expandAll, showModuleTree } from './module_tree.js';
 import { showEditor } from './edit_panel.js';
+import { verdictText } from '../web/file/verdict_text.js';
 
 const PREVIEW_ELEMENTS = 4096;
 const MAX_PREVIEW_ROW = 1 << 24; // a row larger than this is not read for a preview
@@ -254,7 +255,10 @@ function showShards(shards) {
     cell(row, shard.name);
     cell(row, shard.report.tensors.toLocaleString('en'));
     const { loadable, referenceError, findings } = shard.report;
-    const verdict = cell(row, loadable ? 'loadable' : `not loadable: ${referenceError ?? findings[0]?.code ?? ''}`);
+    const verdict = cell(
+      row,
+      loadable || referenceError ? verdictText(shard.report) : `not loadable: ${findings[0]?.code ?? ''}`,
+    );
     verdict.className = loadable ? 'loadable' : 'rejected';
   }
   $('shards-title').textContent = `Shards (${shards.length})`;
@@ -308,7 +312,10 @@ async function show(file, name) {
   reset(name, true);
   current = { file, st: null, scan: null, findings: [] };
   const { st, report } = await open(file);
-  showVerdict(report.loadable, report.referenceError);
+  // Names the format of a file that is not safetensors at all (a Git LFS pointer, a web page, ...).
+  const verdict = $('verdict');
+  verdict.textContent = verdictText(report);
+  verdict.className = report.loadable ? 'loadable' : 'rejected';
   showFindings(report.findings);
   $('scan').disabled = st === null;
   await showFileView(file, st, report);

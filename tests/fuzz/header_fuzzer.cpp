@@ -15,6 +15,7 @@
 #include "card/build_card.h"
 #include "card/card_json.h"
 #include "card/module_tree.h"
+#include "format/utf8.h"
 #include "simdjson.h"
 #include "wasm/card_table.h"
 #include "wasm/decoded_header_table.h"
@@ -45,12 +46,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } else if (report.error_message.empty() || report.error_message.size() > 2000) {
     __builtin_trap();
   }
-  // Findings are never errors (the verdict is), and they are aggregated per code, so
-  // their number and sizes stay small whatever the header.
+  // Findings are never errors (the verdict is) but for NotSafetensors on a rejected file, and they
+  // are aggregated per code, so their number and sizes stay small whatever the header.
   if (report.findings.size() > 32) __builtin_trap();
   std::uint32_t seen = 0;
   for (const auto& f : report.findings) {
-    if (f.severity() == safetensors::Severity::Error || f.message.size() > 2000) __builtin_trap();
+    const bool foreign = f.code == safetensors::FindingCode::NotSafetensors;
+    if (foreign != f.format.has_value() || (foreign && report.error == safetensors::ReferenceError::None))
+      __builtin_trap();
+    // Its message quotes the file's own bytes (names, titles): still UTF-8, as JS reads it.
+    if (foreign &&
+        safetensors::find_invalid_utf8({reinterpret_cast<const std::uint8_t*>(f.message.data()), f.message.size()}))
+      __builtin_trap();
+    if ((f.severity() == safetensors::Severity::Error && !foreign) || f.message.size() > 2000) __builtin_trap();
     const std::uint32_t bit = 1u << static_cast<int>(f.code);
     if ((seen & bit) != 0) __builtin_trap();  // one finding per code
     seen |= bit;

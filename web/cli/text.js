@@ -2,6 +2,8 @@
 // tables. Everything from a file passes through printable() before it reaches a terminal.
 import { adapterText, familyText, parametersText, trainingSummary } from '../card/card_text.js';
 
+export { verdictText } from '../file/verdict_text.js';
+
 const MAX_TRIGGERS = 8;
 const MAX_LINE = 300;
 
@@ -91,10 +93,6 @@ export function findingLine(f) {
     `  ${f.severity.padEnd(7)} ${f.component !== undefined ? `${f.component}: ` : ''}${shard}${f.code}${f.tensor !== undefined ? ` [${f.tensor}]` : ''}: ${f.message}`,
   );
 }
-
-/** `loadable`, or `not loadable: <the reference's error kind>`. */
-export const verdictText = (/** @type {{ loadable: boolean, referenceError: string | null }} */ r) =>
-  r.loadable ? 'loadable' : `not loadable${r.referenceError ? `: ${r.referenceError}` : ''}`;
 
 /**
  * Rows of cells as aligned columns.
