@@ -85,3 +85,13 @@ export function openSafetensorsPipeline(
 
 /** Whether a source is a diffusers pipeline (a model_index.json URL or path, or a folder or picked files holding one). */
 export function isPipelineSource(source: unknown): Promise<boolean>;
+
+/**
+ * Asks Civitai which model version a hash belongs to (GET {baseUrl}/api/v1/model-versions/by-hash/{hash});
+ * hash: AutoV1, AutoV2, AutoV3 or SHA-256 (hex, "0x" allowed). null when Civitai knows no such file (404);
+ * SafetensorsError HttpError (other statuses), ReadError (network) or UnexpectedResponse (not a model version).
+ */
+export function lookupCivitai(
+  hash: string,
+  options?: import('./card/types.js').CivitaiLookupOptions,
+): Promise<import('./card/types.js').CivitaiModelVersion | null>;

@@ -11,7 +11,7 @@ const clip = (/** @type {string} */ text) => (text.length > MAX_LINE ? `${text.s
 export const printable = (/** @type {string} */ text) => text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
 
 /** @param {[string, string][]} pairs label, value */
-function labelled(pairs) {
+export function labelled(pairs) {
   const width = Math.max(...pairs.map(([label]) => label.length));
   return pairs.map(([label, value]) => `${label.padEnd(width)}  ${clip(printable(value))}`);
 }
@@ -57,6 +57,8 @@ export function cardLines(card) {
   add('source', card.source);
   add('description', card.description);
   add('images', card.images.map((i) => `${i.mime} ${i.bytes} bytes (${i.source})`).join(', '));
+  const civitai = card.civitai;
+  if (civitai) add('civitai', [civitai.air, civitai.pageUrl, civitai.byHashUrl].filter(Boolean).join(', '));
   add('hashes', card.embeddedHashes.map((h) => `${h.key} ${h.value.slice(0, 12)} (${h.covers})`).join(', '));
   return labelled(pairs);
 }

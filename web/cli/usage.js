@@ -1,7 +1,7 @@
 // What the CLI takes: its usage text, and the split of a verb's arguments into flags and files.
 
 const USAGE = `usage: safetensors-wasm validate [--json] [--scan-data] [--hash] FILE...
-       safetensors-wasm inspect [--json] FILE
+       safetensors-wasm inspect [--json] [--civitai] FILE
        safetensors-wasm hash [--json] [--tensors] FILE...
        safetensors-wasm edit FILE [--set KEY=VALUE]... [--delete KEY]... [--clear] -o OUT
        safetensors-wasm convert FILE --to f16|bf16 -o OUT
@@ -11,7 +11,9 @@ validate  says whether the reference safetensors loader accepts each file
           --scan-data also reads every tensor, counting NaN, infinities and all-zero tensors;
           --hash also hashes each file in the same read
 inspect   prints the model card (what the file is), then the verdict, findings, metadata and
-          the tensor table; --json prints { file, report, card, metadata, tensors }
+          the tensor table; --json prints { file, report, card, metadata, tensors };
+          --civitai hashes the file and asks Civitai which model version it is (the only
+          request to a server it was not given; SAFETENSORS_WASM_CIVITAI_URL changes the server)
 hash      prints each file's SHA-256 as sha256sum does, then AutoV2, AutoV3, AutoV1, the data
           section's SHA-256 and the check of every hash the metadata claims (exit 0 when all
           files were read and no claim failed, 1 otherwise); --tensors adds each tensor's SHA-256
