@@ -95,3 +95,14 @@ export function lookupCivitai(
   hash: string,
   options?: import('./card/types.js').CivitaiLookupOptions,
 ): Promise<import('./card/types.js').CivitaiModelVersion | null>;
+
+export * from './provenance/bom_types.js';
+/**
+ * A CycloneDX 1.6 bill of materials (JSON object) of a model: a machine-learning-model component with a
+ * modelCard from the model card, one file component per file with its SHA-256, and a signature check's
+ * result when given. Every file is read once.
+ */
+export function createModelBom(
+  model: import('./provenance/bom_types.js').BomModelSource,
+  options?: import('./provenance/bom_types.js').ModelBomOptions,
+): Promise<import('./provenance/bom_types.js').CycloneDxBom>;

@@ -5,6 +5,7 @@ const USAGE = `usage: safetensors-wasm validate [--json] [--scan-data] [--hash] 
        safetensors-wasm hash [--json] [--tensors] FILE...
        safetensors-wasm edit FILE [--set KEY=VALUE]... [--delete KEY]... [--clear] -o OUT
        safetensors-wasm convert FILE --to f16|bf16 -o OUT
+       safetensors-wasm sbom MODEL [-o OUT]
 
 validate  says whether the reference safetensors loader accepts each file
           (exit 0 when all are loadable, 1 otherwise); --json prints one JSON array;
@@ -22,6 +23,8 @@ edit      writes FILE with its metadata changed (--clear starts from none) to OU
           once the new file is whole
 convert   writes FILE with its F32, F64 and other 16-bit float tensors as F16 or BF16
           (rounded to nearest even; NaN stays NaN) to OUT; other tensors are copied
+sbom      prints (or writes to OUT) the CycloneDX 1.6 bill of materials of MODEL (a folder or
+          a file): the model with its model card, every file with its SHA-256
 
 A FILE may be an http:// or https:// URL: it is read with Range requests (the header in
 one request when it fits in 256 KiB, tensors as needed), never downloaded whole.
