@@ -146,7 +146,10 @@ test('inspect --civitai hashes the file and prints the model version Civitai ans
   const dir = await mkdtemp(join(tmpdir(), 'stw-civitai-'));
   try {
     const data = new Uint8Array(64).fill(9);
-    const file = writeSafetensors([{ name: 'w', dtype: 'F32', shape: [16], data }], { format: 'pt' });
+    const file = writeSafetensors([{ name: 'w', dtype: 'F32', shape: [16], data }], {
+      format: 'pt',
+      'modelspec.description': 'reads \u202eright to left\u2066 and back',
+    });
     const path = join(dir, 'lora.safetensors');
     await writeFile(path, file);
     // Civitai knows the data section's AutoV3 only: the file's SHA-256 gets a 404 first.
@@ -163,6 +166,7 @@ test('inspect --civitai hashes the file and prints the model version Civitai ans
     );
     expect(out.code).toBe(0);
     expect(out.stdout).toMatch(/model\s+Test Watercolor \(10\)/);
+    expect(out.stdout).toContain('reads  right to left  and back'); // bidi controls neutralised
     expect(out.stdout).toMatch(/version\s+v2\.0 \(11\)/);
     expect(out.stdout).toMatch(new RegExp(`found by\\s+${autoV3}`));
     expect(server.log.slice(before).map((l) => l.path)).toEqual([

@@ -6,9 +6,12 @@ const MAX_TRIGGERS = 8;
 const MAX_LINE = 300;
 
 const clip = (/** @type {string} */ text) => (text.length > MAX_LINE ? `${text.slice(0, MAX_LINE)}…` : text);
-// Metadata text is anyone's: a terminal must not receive its control characters.
-// eslint-disable-next-line no-control-regex
-export const printable = (/** @type {string} */ text) => text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
+// Metadata text is anyone's: a terminal must not receive its control characters, nor the
+// bidirectional controls that reorder what it shows (Unicode's UAX #9: LRM, RLM, ALM, the
+// embeddings, overrides and isolates).
+export const printable = (/** @type {string} */ text) =>
+  // eslint-disable-next-line no-control-regex
+  text.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, ' ');
 
 /** @param {[string, string][]} pairs label, value */
 export function labelled(pairs) {
