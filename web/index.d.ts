@@ -94,3 +94,24 @@ export function isPipelineSource(source: unknown): Promise<boolean>;
  * a sharded model). Tensors are matched by name, so one model in another sharding compares equal.
  */
 export function diffSafetensors(a: unknown, b: unknown, options?: DiffOptions): Promise<DiffResult>;
+
+/**
+ * Asks Civitai which model version a hash belongs to (GET {baseUrl}/api/v1/model-versions/by-hash/{hash});
+ * hash: AutoV1, AutoV2, AutoV3 or SHA-256 (hex, "0x" allowed). null when Civitai knows no such file (404);
+ * SafetensorsError HttpError (other statuses), ReadError (network) or UnexpectedResponse (not a model version).
+ */
+export function lookupCivitai(
+  hash: string,
+  options?: import('./card/types.js').CivitaiLookupOptions,
+): Promise<import('./card/types.js').CivitaiModelVersion | null>;
+
+export * from './provenance/bom_types.js';
+/**
+ * A CycloneDX 1.6 bill of materials (JSON object) of a model: a machine-learning-model component with a
+ * modelCard from the model card, one file component per file with its SHA-256, and a signature check's
+ * result when given. Every file is read once.
+ */
+export function createModelBom(
+  model: import('./provenance/bom_types.js').BomModelSource,
+  options?: import('./provenance/bom_types.js').ModelBomOptions,
+): Promise<import('./provenance/bom_types.js').CycloneDxBom>;

@@ -13,6 +13,8 @@ export { SafetensorsError } from './core/errors.js';
 export { validateSafetensors } from './file/validate.js';
 export { serializeSafetensors, writeSafetensors } from './write/writer.js';
 export { isPipelineSource } from './sharded/pipeline_files.js';
+export { lookupCivitai } from './card/civitai.js';
+export { createModelBom } from './provenance/bom.js';
 
 /**
  * Reads the header of a .safetensors file and returns its tensors and metadata, its

@@ -8,12 +8,15 @@ const MAX_TRIGGERS = 8;
 const MAX_LINE = 300;
 
 const clip = (/** @type {string} */ text) => (text.length > MAX_LINE ? `${text.slice(0, MAX_LINE)}…` : text);
-// Metadata text is anyone's: a terminal must not receive its control characters.
-// eslint-disable-next-line no-control-regex
-export const printable = (/** @type {string} */ text) => text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
+// Metadata text is anyone's: a terminal must not receive its control characters, nor the
+// bidirectional controls that reorder what it shows (Unicode's UAX #9: LRM, RLM, ALM, the
+// embeddings, overrides and isolates).
+export const printable = (/** @type {string} */ text) =>
+  // eslint-disable-next-line no-control-regex
+  text.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, ' ');
 
 /** @param {[string, string][]} pairs label, value */
-function labelled(pairs) {
+export function labelled(pairs) {
   const width = Math.max(...pairs.map(([label]) => label.length));
   return pairs.map(([label, value]) => `${label.padEnd(width)}  ${clip(printable(value))}`);
 }
@@ -59,6 +62,8 @@ export function cardLines(card) {
   add('source', card.source);
   add('description', card.description);
   add('images', card.images.map((i) => `${i.mime} ${i.bytes} bytes (${i.source})`).join(', '));
+  const civitai = card.civitai;
+  if (civitai) add('civitai', [civitai.air, civitai.pageUrl, civitai.byHashUrl].filter(Boolean).join(', '));
   add('hashes', card.embeddedHashes.map((h) => `${h.key} ${h.value.slice(0, 12)} (${h.covers})`).join(', '));
   return labelled(pairs);
 }

@@ -124,7 +124,8 @@ export type ErrorCode =
   | 'InvalidTensor'
   | 'InvalidMetadata'
   | 'UnsupportedSource'
-  | 'WriteError';
+  | 'WriteError'
+  | 'UnexpectedResponse';
 
 export class SafetensorsError extends Error {
   constructor(
