@@ -6,7 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openSafetensors, validateSafetensors } from '../../web/index.js';
+import { initSafetensors, openSafetensors, validateSafetensors } from '../../web/index.js';
 import { haveFixtures, rawFile } from './fixtures.js';
 import { FIELDS, cardValues, judgeAll, parseFacts, readmeRows } from './wild_facts.js';
 import { WILD_LAYOUTS } from './wild_layouts.js';
@@ -34,12 +34,13 @@ function layoutBytes(layout) {
 }
 
 /**
- * The card of `bytes` (null when the file cannot be described) and its validation report.
+ * The card of `bytes` (null when the header cannot be read) and its validation report: a file
+ * cut short whose header is whole gets the card of its header, as a URL's header alone would.
  * @param {Uint8Array} bytes
  */
 async function cardAndReport(bytes) {
-  const report = await validateSafetensors(bytes);
-  const card = report.loadable ? await (await openSafetensors(bytes)).describe() : null;
+  const report = await validateSafetensors(bytes, { describe: true });
+  const card = report.loadable ? await (await openSafetensors(bytes)).describe() : (report.card ?? null);
   return { card, report };
 }
 
@@ -60,76 +61,38 @@ const cases = [
   })),
 ];
 
-// Facts the card does not get yet, as "file field": the test fails when one of them comes
-// right (take it off) or when another goes silent or wrong.
-const KNOWN_GAPS = new Set([
-  'diffusers_old_processor_sd15 kind',
-  'diffusers_old_processor_sd15 family',
-  'diffusers_old_processor_sd15 adapter_type',
-  'diffusers_old_processor_sd15 adapter_format',
-  'diffusers_old_processor_sd15 rank',
-  'diffusers_old_processor_sd15 targets',
-  'diffusers_textual_inversion_sd15 kind',
-  'diffusers_textual_inversion_sd15 family',
-  'diffusers_textual_inversion_sd15 trigger',
-  'kohya_flux_lora_truncated kind',
-  'kohya_flux_lora_truncated family',
-  'kohya_flux_lora_truncated variant',
-  'kohya_flux_lora_truncated adapter_type',
-  'kohya_flux_lora_truncated adapter_format',
-  'kohya_flux_lora_truncated rank',
-  'kohya_flux_lora_truncated title',
-  'lfs_pointer_invokeai_stripped_lokr format',
-  'lfs_pointer_peft_llm_adapter format',
-  'lfs_pointer_textual_inversion format',
-  'mlx_lora_gemma2b_q_v kind',
-  'mlx_lora_gemma2b_q_v adapter_type',
-  'mlx_lora_gemma2b_q_v adapter_format',
-  'mlx_lora_gemma2b_q_v rank',
-  'mlx_lora_gemma2b_q_v targets',
-  'peft_bert_query_value_seqcls family',
-  'peft_bloom560m_query_key_value family',
-  'peft_bloom560m_query_key_value targets',
-  'peft_distilbert_q_lin_v_lin family',
-  'peft_distilgpt2_c_attn family',
-  'peft_distilgpt2_c_attn targets',
-  'peft_t5_small_q_v family',
-  'peft_gpt2_c_attn_c_proj family',
-  'peft_gpt2_c_attn_c_proj targets',
-  'peft_gpt2_seqcls_score family',
-  'peft_gpt2_seqcls_score targets',
-  'peft_distilbert_emotion family',
-  'diffusers_unet_sd21 targets',
-  'diffusers_unet_sd21_base_bf16 targets',
-  'diffusers_unet_sd15 targets',
-  'diffusers_unet_sd15_course targets',
-  'diffusers_unet_sd15_notebook targets',
-  'diffusers_old_processor_sd14 kind',
-  'diffusers_old_processor_sd14 family',
-  'diffusers_old_processor_sd14 adapter_type',
-  'diffusers_old_processor_sd14 adapter_format',
-  'diffusers_old_processor_sd14 rank',
-  'diffusers_old_processor_sd14 targets',
-  'diffusers_old_processor_sd15 kind',
-  'diffusers_old_processor_sd15 family',
-  'diffusers_old_processor_sd15 adapter_type',
-  'diffusers_old_processor_sd15 adapter_format',
-  'diffusers_old_processor_sd15 rank',
-  'diffusers_old_processor_sd15 targets',
-  'mlx_lora_qwen25_05b kind',
-  'mlx_lora_qwen25_05b adapter_type',
-  'mlx_lora_qwen25_05b adapter_format',
-  'mlx_lora_qwen25_05b rank',
-  'mlx_lora_qwen25_05b targets',
-  'lora_vit_sam_rank8 kind',
-  'lora_vit_sam_rank8 adapter_type',
-  'lora_vit_sam_rank8 rank',
-]);
+// Facts not yet right, as "file field": the test fails when one of them comes right (take it
+// off) or when another goes silent or wrong. Git LFS pointers are named by validate's
+// NotSafetensors finding, a core finding code of its own (another issue's work): until the core
+// has that code, they are silent.
+const haveNotSafetensors = (await initSafetensors()).tables.findingCodes.some((c) => c.name === 'NotSafetensors');
+const KNOWN_GAPS = new Set(
+  haveNotSafetensors
+    ? []
+    : [
+        'lfs_pointer_invokeai_stripped_lokr format',
+        'lfs_pointer_peft_llm_adapter format',
+        'lfs_pointer_textual_inversion format',
+      ],
+);
 
 describe('the card on files from the wild', () => {
   test('the wild fixtures and the layouts are all there', () => {
     if (HAVE_WILD) expect(cases.length).toBe(18 + WILD_LAYOUTS.length);
-    expect(WILD_LAYOUTS.length).toBeGreaterThanOrEqual(13);
+    expect(WILD_LAYOUTS.length).toBeGreaterThanOrEqual(16);
+  });
+
+  test('a file cut short whose header is whole gets the card of its header; a broken header none', async () => {
+    const whole = layoutBytes(/** @type {(typeof WILD_LAYOUTS)[number]} */ (WILD_LAYOUTS[0]));
+    const cut = whole.subarray(0, whole.byteLength - 1000);
+    const report = await validateSafetensors(cut, { describe: true });
+    expect(report.loadable).toBe(false);
+    expect(report.referenceError).toBe('MetadataIncompleteBuffer');
+    expect(report.card).toEqual(await (await openSafetensors(whole)).describe());
+    expect(report.card?.adapter?.targets).toEqual(['c_attn', 'c_proj']);
+    expect((await validateSafetensors(cut)).card).toBeUndefined();
+    expect((await validateSafetensors(rawFile('{"a":1}'), { describe: true })).card).toBeNull();
+    await expect(validateSafetensors(cut, { describe: 1 })).rejects.toThrow(TypeError);
   });
 
   test('each fact is right, except the known gaps', { timeout: 60_000 }, async () => {

@@ -18,12 +18,12 @@ const byName = (/** @type {HeaderTensor[]} */ list) => list.sort((a, b) => (a.na
  * @param {number} r
  * @param {HeaderTensor[]} [extra]
  */
-function peft(prefix, layers, modules, r, extra = []) {
+function peft(prefix, layers, modules, r, extra = [], dtype = 'F32') {
   const out = [...extra];
   for (const layer of range(layers))
     for (const [module, inDim, outDim] of modules) {
-      out.push({ name: `${prefix}${layer}.${module}.lora_A.weight`, dtype: 'F32', shape: [r, inDim] });
-      out.push({ name: `${prefix}${layer}.${module}.lora_B.weight`, dtype: 'F32', shape: [outDim, r] });
+      out.push({ name: `${prefix}${layer}.${module}.lora_A.weight`, dtype, shape: [r, inDim] });
+      out.push({ name: `${prefix}${layer}.${module}.lora_B.weight`, dtype, shape: [outDim, r] });
     }
   return byName(out);
 }
@@ -81,6 +81,20 @@ function mlx(order, sizes, r) {
 
 const PT = { format: 'pt' };
 
+// GPT-2's blocks under PEFT's prefix, and the attention and MLP projections PEFT users adapt.
+const GPT2_BLOCKS = 'base_model.model.transformer.h.';
+/** @type {[string, number, number][]} */
+const GPT2_C_ATTN_C_PROJ = [
+  ['attn.c_attn', 768, 2304],
+  ['attn.c_proj', 768, 768],
+  ['mlp.c_proj', 3072, 768],
+];
+
+/** The facts of a train_text_to_image_lora.py output (rank 4 by default, the UNet's attention);
+ * the old attention processors named to_out[0] `to_out_lora`: `to_out` is right for them too. */
+const unetLoraFacts = (/** @type {string} */ family, out = 'to_out.0') =>
+  `kind \`adapter\`; family \`${family}\`; adapter_type \`lora\`; adapter_format \`diffusers\`; rank \`4\`; targets \`to_q,to_k,to_v,${out}\``;
+
 /**
  * @type {{ name: string, repo: string, path: string, commit: string, metadata: Record<string, string> | null,
  *   tensors: () => HeaderTensor[], facts: string, basis: string }[]}
@@ -92,17 +106,7 @@ export const WILD_LAYOUTS = [
     path: 'adapter_model.safetensors',
     commit: 'f9bbefc3e4b04fed0faf3f1dbfba835a3f667659',
     metadata: PT,
-    tensors: () =>
-      peft(
-        'base_model.model.transformer.h.',
-        12,
-        [
-          ['attn.c_attn', 768, 2304],
-          ['attn.c_proj', 768, 768],
-          ['mlp.c_proj', 3072, 768],
-        ],
-        8,
-      ),
+    tensors: () => peft(GPT2_BLOCKS, 12, GPT2_C_ATTN_C_PROJ, 8),
     facts:
       'kind `adapter`; family `gpt2`; adapter_type `lora`; adapter_format `peft`; rank `8`; targets `c_attn,c_proj`',
     basis: 'adapter_config.json: base gpt2, r 8, target_modules c_attn, c_proj',
@@ -114,11 +118,74 @@ export const WILD_LAYOUTS = [
     commit: '36faf9eb2a0871c79a4141908ade907134295b25',
     metadata: PT,
     tensors: () =>
-      peft('base_model.model.transformer.h.', 12, [['attn.c_attn', 768, 2304]], 8, [
+      peft(GPT2_BLOCKS, 12, [['attn.c_attn', 768, 2304]], 8, [
         { name: 'base_model.model.score.weight', dtype: 'F32', shape: [6, 768] },
       ]),
     facts: 'kind `adapter`; family `gpt2`; adapter_type `lora`; adapter_format `peft`; rank `8`; targets `c_attn`',
     basis: 'adapter_config.json: base gpt2, r 8, target_modules c_attn, SEQ_CLS (the score head saved)',
+  },
+  {
+    name: 'peft_gpt2_medium_c_attn',
+    repo: 'ArchitSharma2357/TherapyAI',
+    path: 'adapter_model.safetensors',
+    commit: '8bbd5d81c612956e194bbfc091f1531b2411d753',
+    metadata: PT,
+    tensors: () => peft(GPT2_BLOCKS, 24, [['attn.c_attn', 1024, 3072]], 8),
+    facts: 'kind `adapter`; family `gpt2`; adapter_type `lora`; adapter_format `peft`; rank `8`; targets `c_attn`',
+    basis: 'adapter_config.json: base gpt2-medium (24 blocks of 1024), r 8, target_modules c_attn',
+  },
+  {
+    name: 'peft_dialogpt_small',
+    repo: 'Kanishakgoel/Problem-3-The-Virtual-Patient',
+    path: 'adapter_model.safetensors',
+    commit: '3f076d0a05fff682e385e8d5ea2f5919a8fd507f',
+    metadata: PT,
+    tensors: () => peft(GPT2_BLOCKS, 12, GPT2_C_ATTN_C_PROJ, 4),
+    facts:
+      'kind `adapter`; family `gpt2`; adapter_type `lora`; adapter_format `peft`; rank `4`; targets `c_attn,c_proj`',
+    basis: 'adapter_config.json: base microsoft/DialoGPT-small (a GPT-2), r 4, target_modules c_proj, c_attn',
+  },
+  {
+    name: 'peft_gpt_neo_125m',
+    repo: 'SARAELSAFTY/Movies-_with_lora',
+    path: 'model/adapter_model.safetensors',
+    commit: '24488c5c36df1a20b1a3d360f0b897147255b1c3',
+    metadata: PT,
+    tensors: () =>
+      peft(
+        GPT2_BLOCKS,
+        12,
+        [
+          ['attn.attention.q_proj', 768, 768],
+          ['attn.attention.v_proj', 768, 768],
+        ],
+        8,
+      ),
+    facts:
+      'kind `adapter`; family `gpt-neo`; adapter_type `lora`; adapter_format `peft`; rank `8`; targets `q_proj,v_proj`',
+    basis: 'model/adapter_config.json: base EleutherAI/gpt-neo-125M, r 8, target_modules v_proj, q_proj',
+  },
+  {
+    name: 'peft_gemma_2b_f16',
+    repo: 'Jr1407/SQL',
+    path: 'adapter_model.safetensors',
+    commit: '9c5e412e9f1b62512dd4b74389c82ccbf5d5573e',
+    metadata: PT,
+    tensors: () =>
+      peft(
+        'base_model.model.model.layers.',
+        18,
+        [
+          ['self_attn.q_proj', 2048, 2048],
+          ['self_attn.v_proj', 2048, 256],
+        ],
+        16,
+        [],
+        'F16',
+      ),
+    facts:
+      'kind `adapter`; family `gemma|llama|-`; adapter_type `lora`; adapter_format `peft`; rank `16`; targets `q_proj,v_proj`',
+    basis: 'adapter_config.json: base google/gemma-2b, r 16, target_modules q_proj, v_proj',
   },
   {
     name: 'peft_distilbert_emotion',
@@ -153,8 +220,7 @@ export const WILD_LAYOUTS = [
     commit: '0b97622d1f4fce1a9643353fa2cc0222404dfa08',
     metadata: PT,
     tensors: () => unetAttentionLora(newDiffusers, 1024),
-    facts:
-      'kind `adapter`; family `sd2`; adapter_type `lora`; adapter_format `diffusers`; rank `4`; targets `to_q,to_k,to_v,to_out.0`',
+    facts: unetLoraFacts('sd2'),
     basis: 'lora.sh: train_text_to_image_lora.py on stabilityai/stable-diffusion-2-1 (default rank 4)',
   },
   {
@@ -164,8 +230,7 @@ export const WILD_LAYOUTS = [
     commit: 'ec91104d267a5e0012f6ee3bdbbaee87d5f913de',
     metadata: PT,
     tensors: () => unetAttentionLora(newDiffusers, 1024, 'BF16'),
-    facts:
-      'kind `adapter`; family `sd2`; adapter_type `lora`; adapter_format `diffusers`; rank `4`; targets `to_q,to_k,to_v,to_out.0`',
+    facts: unetLoraFacts('sd2'),
     basis:
       'lora_inference.py loads it on stabilityai/stable-diffusion-2-1-base; README: trained on naruto-blip-captions',
   },
@@ -176,8 +241,7 @@ export const WILD_LAYOUTS = [
     commit: '75f8a216e7f43700a60b8fd8a73c45b66b7c4faf',
     metadata: PT,
     tensors: () => unetAttentionLora(newDiffusers, 768),
-    facts:
-      'kind `adapter`; family `sd1`; adapter_type `lora`; adapter_format `diffusers`; rank `4`; targets `to_q,to_k,to_v,to_out.0`',
+    facts: unetLoraFacts('sd1'),
     basis: 'script.sh: train_text_to_image_lora.py on stable-diffusion-v1-5',
   },
   {
@@ -187,8 +251,7 @@ export const WILD_LAYOUTS = [
     commit: '57992c59c3224668abd4ca126dadcafd8b000f0d',
     metadata: PT,
     tensors: () => unetAttentionLora(newDiffusers, 768),
-    facts:
-      'kind `adapter`; family `sd1`; adapter_type `lora`; adapter_format `diffusers`; rank `4`; targets `to_q,to_k,to_v,to_out.0`',
+    facts: unetLoraFacts('sd1'),
     basis: 'README: train_text_to_image_lora.py on runwayml/stable-diffusion-v1-5',
   },
   {
@@ -198,8 +261,7 @@ export const WILD_LAYOUTS = [
     commit: '2955a22ee43d09326dfc4f574f2cdca885844b04',
     metadata: PT,
     tensors: () => unetAttentionLora(newDiffusers, 768),
-    facts:
-      'kind `adapter`; family `sd1`; adapter_type `lora`; adapter_format `diffusers`; rank `4`; targets `to_q,to_k,to_v,to_out.0`',
+    facts: unetLoraFacts('sd1'),
     basis: 'DiffusionModel.ipynb: train_text_to_image_lora.py on stable-diffusion-v1-5',
   },
   {
@@ -209,8 +271,7 @@ export const WILD_LAYOUTS = [
     commit: '4560ab6f80b398bccdd2168d680fc4f918cc5aad',
     metadata: PT,
     tensors: () => unetAttentionLora(oldDiffusers, 768),
-    facts:
-      'kind `adapter`; family `sd1`; adapter_type `lora`; adapter_format `diffusers`; rank `4`; targets `to_q,to_k,to_v,to_out.0|to_out`',
+    facts: unetLoraFacts('sd1', 'to_out.0|to_out'),
     basis: 'Training.ipynb: train_text_to_image_lora.py on CompVis/stable-diffusion-v1-4 (2023 attention processors)',
   },
   {
@@ -220,8 +281,7 @@ export const WILD_LAYOUTS = [
     commit: '30a921da5b447f7e42af90beb3506852afe692f9',
     metadata: PT,
     tensors: () => unetAttentionLora(oldDiffusers, 768),
-    facts:
-      'kind `adapter`; family `sd1`; adapter_type `lora`; adapter_format `diffusers`; rank `4`; targets `to_q,to_k,to_v,to_out.0|to_out`',
+    facts: unetLoraFacts('sd1', 'to_out.0|to_out'),
     basis:
       'README and main.py: train_text_to_image_lora.py, loaded with unet.load_attn_procs on runwayml/stable-diffusion-v1-5',
   },
