@@ -10,6 +10,7 @@
 #include "card/card_metadata.h"
 #include "card/detect_family.h"
 #include "card/key_index.h"
+#include "card/memory.h"
 #include "card/metadata_view.h"
 #include "card/name_compare.h"
 #include "card/parameters.h"
@@ -105,6 +106,7 @@ ModelCard build_card(std::span<const TensorView> tensors, const Metadata& metada
   if (card.family && card.kind == CardKind::Unknown) card.kind = CardKind::Model;
 
   card.parameters = count_parameters(tensors);
+  card.memory = memory_estimate(tensors, card.parameters);
   read_descriptive_fields(meta, card);
   card.tags = summed_tags(meta);
   card.trigger_words = trigger_words(meta, card.tags, scan.embedded_tokens);

@@ -60,6 +60,17 @@ export interface ModelCard {
     /** Packed layouts (gptq, awq, bitsandbytes-4bit, bitsandbytes-8bit, mlx, mxfp4). */
     quantized?: { scheme: string; estimatedTotal: number | null; note: string };
   };
+  /** The weights' size: as stored (data bytes, in all and by dtype), and the parameters at 16, 8
+   * and 4 bits each (2, 1 and 0.5 bytes; a packed quantized layout's unpacked estimate, null
+   * when the header does not determine it). Weights alone: no quantization scales, activations
+   * or runtime. */
+  memory: {
+    bytes: number;
+    byDtype: Record<string, number>;
+    at16Bit: number | null;
+    at8Bit: number | null;
+    at4Bit: number | null;
+  };
   /** Language models: sizes from the shapes. */
   architecture: { layers?: number; hiddenSize?: number; vocabSize?: number; experts?: number };
   title: string | null;
