@@ -104,6 +104,24 @@ TEST(CardWildLayouts, FamilyRulesFireOnPeftPrefixedKeys) {
   EXPECT_EQ(family_id(card_of(seq2seq)), "none");
 }
 
+TEST(CardWildLayouts, KohyaLoraOnSsd1bByTheBlocksItHas) {
+  // kohya names SDXL's (and SSD-1B's) UNet blocks as the checkpoint does; SSD-1B keeps 4 of the
+  // 10 transformer blocks of input_blocks.7.1.
+  const auto lora = [](std::size_t depth) {
+    std::vector<T> t = {{"lora_unet_input_blocks_4_1_transformer_blocks_0_attn2_to_k.lora_down.weight", {8, 2048}},
+                        {"lora_unet_input_blocks_4_1_transformer_blocks_0_attn2_to_k.lora_up.weight", {640, 8}}};
+    for (std::size_t b = 0; b < depth; ++b) {
+      const std::string m = "lora_unet_input_blocks_7_1_transformer_blocks_" + std::to_string(b) + "_attn1_to_q";
+      t.push_back({m + ".lora_down.weight", {8, 1280}});
+      t.push_back({m + ".lora_up.weight", {1280, 8}});
+    }
+    return card_of(t, {{"ss_network_module", "networks.lora"}});
+  };
+  EXPECT_EQ(family_id(lora(4)), "ssd-1b");
+  EXPECT_EQ(family_id(lora(10)), "sdxl");
+  EXPECT_EQ(lora(4).adapter->targets, (Names{"unet"}));
+}
+
 TEST(CardWildLayouts, ModulesToSaveCopiesAreNotTargets) {
   std::vector<T> t = peft("bert.encoder.layer.#.attention.self.query", 768, 768);
   for (const char* copy : {"original_module", "modules_to_save.default"}) {
