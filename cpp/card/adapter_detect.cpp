@@ -8,6 +8,8 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "card/adapter_layouts.h"
+#include "card/adapter_modules.h"
 #include "card/adapter_parts.h"
 #include "card/family_rules.h"
 #include "card/key_index.h"
@@ -70,6 +72,14 @@ void add_sizes(ModuleSizes& m, PartRole role, std::span<const std::uint64_t> s) 
       m.out = dim(s, 0);
       if (m.rank == 0) m.rank = dim(s, 1);
       break;
+    case PartRole::DownT:
+      m.in = dim(s, 0);
+      m.rank = dim(s, 1);
+      break;
+    case PartRole::UpT:
+      m.out = dim(s, 1);
+      if (m.rank == 0) m.rank = dim(s, 0);
+      break;
     case PartRole::W1A:
       m.out1 = dim(s, 0);
       m.rank = dim(s, 1);
@@ -121,15 +131,6 @@ std::string_view kohya_target(std::string_view module) {
   return {};
 }
 
-// Text-encoder widths of Stable Diffusion: CLIP ViT-L 768 (1.x), OpenCLIP ViT-H 1024 (2.x).
-std::optional<Family> family_from_width(std::uint64_t width, std::string evidence) {
-  std::string_view id = width == 768 ? "sd1" : width == 1024 ? "sd2" : "";
-  if (id.empty()) return std::nullopt;
-  return Family{std::string(id), std::string(family_name(id)), "", {std::move(evidence)}};
-}
-
-std::string describe_tensor(const TensorView& t) { return std::string(t.name) + " " + format_shape(t.shape); }
-
 // r and lora_alpha of diffusers' lora_adapter_metadata (LoraConfig as JSON, maybe with
 // component prefixes such as "transformer.r").
 void read_lora_config(std::string_view json, Adapter& a) {
@@ -145,94 +146,17 @@ void read_lora_config(std::string_view json, Adapter& a) {
   }
 }
 
-// cloneofsimo/lora: "unet:0:up", "text_encoder:3:down", and tokens marked "<embed>".
-bool lora_diffusion_scan(std::span<const TensorView> tensors, const MetadataView& meta, AdapterScan& out) {
-  std::size_t parts = 0;
-  std::map<std::uint64_t, std::size_t> ranks;
-  std::vector<std::string> targets;
-  std::optional<Family> family;
-  bool tokens = false;  // any "<embed>" value in the metadata
-  for (const auto& [key, value] : meta.entries()) tokens = tokens || value == "<embed>";
-  for (std::size_t i = 0; i < tensors.size(); ++i) {
-    // Parts must be at least half: stop once that cannot be (most files stop half-way).
-    // With tokens, go on: every token found is a trigger word, even if this is no adapter.
-    if (!tokens && (i - parts) * 2 > tensors.size()) return false;
-    const TensorView& t = tensors[i];
-    // A part ends with ":<n>:down" or ":<n>:up": the ends rule out the rest at once.
-    const bool part_end = t.name.ends_with(":down") || t.name.ends_with(":up");
-    if (!tokens && !part_end) continue;
-    const std::string pattern = part_end ? key_pattern(t.name) : std::string();
-    const bool down = pattern.ends_with(":#:down"), up = pattern.ends_with(":#:up");
-    if (down || up) {
-      ++parts;
-      const std::string target(t.name.substr(0, t.name.find(':')));
-      if (std::find(targets.begin(), targets.end(), target) == targets.end()) targets.push_back(target);
-      if (down && t.shape.size() >= 2) {
-        ++ranks[t.shape[0]];
-        if (!family && target == "text_encoder")
-          family = family_from_width(t.shape[1], describe_tensor(t) + " (text encoder width)");
-      }
-    } else if (tokens && meta.get(t.name) == std::optional<std::string_view>("<embed>")) {
-      ++parts;
-      out.embedded_tokens.emplace_back(t.name);
-      if (!family && !t.shape.empty())
-        family = family_from_width(t.shape.back(), describe_tensor(t) + " (token embedding)");
-    }
-  }
-  if (parts == 0 || parts * 2 < tensors.size()) return false;
-  Adapter a;
-  a.type = "lora";
-  a.format = "lora_diffusion";
-  a.targets = targets;
-  if (!ranks.empty()) {
-    a.rank = static_cast<double>(
-        std::max_element(ranks.begin(), ranks.end(), [](auto& x, auto& y) { return x.second < y.second; })->first);
-  }
-  if (targets.empty()) {
-    out.embedding = true;
-    out.embedding_family = family;
-  } else {
-    out.adapter = std::move(a);
-    out.embedding_family = family;  // used for the adapter's family too
-  }
-  return true;
-}
-
-// Textual inversion files: A1111 (emb_params, string_to_param.*), SDXL (clip_l + clip_g).
-bool embedding_scan(std::span<const TensorView> tensors, AdapterScan& out) {
-  if (tensors.empty() || tensors.size() > 3) return false;
-  const TensorView *clip_l = nullptr, *clip_g = nullptr, *single = nullptr;
-  for (const TensorView& t : tensors) {
-    if (t.name == "clip_l")
-      clip_l = &t;
-    else if (t.name == "clip_g")
-      clip_g = &t;
-    else if (t.name == "emb_params" || t.name.starts_with("string_to_param."))
-      single = &t;
-    else
-      return false;
-  }
-  out.embedding = true;
-  if (clip_g) {
-    Family f{"sdxl", std::string(family_name("sdxl")), "", {describe_tensor(*clip_g)}};
-    if (clip_l) f.evidence.push_back(describe_tensor(*clip_l));
-    out.embedding_family = std::move(f);
-  } else if (const TensorView* t = single ? single : clip_l; t && !t->shape.empty()) {
-    out.embedding_family = family_from_width(t->shape.back(), describe_tensor(*t) + " (token width)");
-  }
-  return true;
-}
-
 }  // namespace
 
 AdapterScan scan_adapter(std::span<const TensorView> tensors, const MetadataView& meta) {
   AdapterScan out;
-  if (embedding_scan(tensors, out) || lora_diffusion_scan(tensors, meta, out)) return out;
+  if (whole_file_layout(tensors, meta, out)) return out;
 
   // Modules in first-seen order; std::string_view keys point into the tensors' names.
   std::unordered_map<std::string_view, std::size_t> index;
   std::vector<std::pair<std::string_view, ModuleSizes>> modules;
   std::map<std::string_view, std::size_t> type_counts;
+  std::string_view part_format;  // a format only some parts have (MLX's lora_a, diffusers' processors)
   std::size_t parts = 0;
   std::string_view alpha_tensor;
   for (std::uint32_t i = 0; i < tensors.size(); ++i) {
@@ -242,6 +166,7 @@ AdapterScan scan_adapter(std::span<const TensorView> tensors, const MetadataView
     if (!part) continue;
     ++parts;
     if (!part->type.empty()) ++type_counts[part->type];
+    if (!part->format.empty()) part_format = part->format;
     if (part->role == PartRole::Alpha && alpha_tensor.empty()) alpha_tensor = t.name;
     const std::string_view module = std::string_view(t.name).substr(0, t.name.size() - part->suffix.size());
     auto [it, added] = index.try_emplace(module, modules.size());
@@ -265,29 +190,24 @@ AdapterScan scan_adapter(std::span<const TensorView> tensors, const MetadataView
     conv = conv || m.conv;
     const std::string_view target = kohya_target(name);
     out.kohya_names = out.kohya_names || !target.empty();
-    std::string_view part_name = target;
-    if (part_name.empty()) {
-      // PEFT / diffusers: the model part when the names start with one, else the leaf
-      // module names (q_proj, v_proj, ...), as PEFT's target_modules lists them.
-      std::string_view rest = name.starts_with("base_model.model.") ? name.substr(17) : name;
-      const std::string_view first = rest.substr(0, rest.find('.'));
-      if (first == "unet" || first == "transformer" || first.starts_with("text_encoder")) {
-        part_name = first;
-      } else {
-        part_name = name.substr(name.rfind('.') + 1);
-      }
-    }
-    if (std::find(a.targets.begin(), a.targets.end(), part_name) == a.targets.end()) a.targets.emplace_back(part_name);
-    // The adapted weight, for the family rules.
+    // kohya: the model part its prefix names; else the module as the base model names it
+    // (for the family rules) and as a config's target modules name it (q_proj, to_out.0).
+    if (target.empty() && in_saved_copy(name)) continue;
     TensorEntry base;
-    base.name = target.empty() ? std::string(name) + ".weight" : std::string(name);
+    base.name = target.empty() ? base_module(name) + ".weight" : std::string(name);
     base.shape = weight_shape(m, a.type == "dora" ? "lora" : a.type);
+    const std::string_view module = std::string_view(base.name).substr(0, base.name.size() - 7);
+    const std::string part_name(target.empty() ? target_name(module) : target);
+    if (std::find(a.targets.begin(), a.targets.end(), part_name) == a.targets.end()) a.targets.push_back(part_name);
     out.base_weights.push_back(std::move(base));
   }
   if (a.type == "lora" && conv) a.type = "locon";
 
-  const bool peft = !modules.empty() && modules.front().first.starts_with("base_model.model.");
-  a.format = out.kohya_names || meta.get("ss_network_module") ? "kohya" : peft ? "peft" : "diffusers";
+  const bool peft = !modules.empty() && modules.front().first.starts_with(kPeftPrefix);
+  a.format = out.kohya_names || meta.get("ss_network_module") ? "kohya"
+             : !part_format.empty()                           ? part_format
+             : peft                                           ? "peft"
+                                                              : "diffusers";
   if (const auto module = meta.text("ss_network_module")) a.network_module = *module;
   if (const auto dim = meta.get("ss_network_dim")) a.rank = parse_number(*dim);
   if (const auto alpha = meta.get("ss_network_alpha")) a.alpha = parse_number(*alpha);

@@ -18,9 +18,9 @@ namespace safetensors {
 
 /// @brief What the adapter scan found.
 struct AdapterScan {
-  std::optional<Adapter> adapter;            ///< set when most tensors are adapter parts
-  bool kohya_names = false;                  ///< module names use kohya's lora_unet_/lora_te_ prefixes
-  std::vector<TensorEntry> base_weights;     ///< for adapters: the adapted weights (name, [out, in] or [])
+  std::optional<Adapter> adapter;         ///< set when most tensors are adapter parts
+  bool kohya_names = false;               ///< module names use kohya's lora_unet_/lora_te_ prefixes
+  std::vector<TensorEntry> base_weights;  ///< for adapters: the adapted weights as the base names them, [out, in] or []
   std::optional<Family> embedding_family;    ///< for embeddings: the text encoder their width names
   bool embedding = false;                    ///< a textual inversion (or lora_diffusion tokens only)
   std::vector<std::string> embedded_tokens;  ///< lora_diffusion tokens (<s1>, ...) stored as tensors

@@ -2,7 +2,8 @@
 // its role. Sources: kohya-ss sd-scripts networks/lora.py (lora_down/lora_up/alpha),
 // KohakuBlueleaf/LyCORIS (hada_*, lokr_*, dora_scale, GLoRA a1/a2/b1/b2, oft_blocks, diff),
 // huggingface/peft (lora_A/lora_B, lora_magnitude_vector), diffusers (lora.down/up,
-// lora_linear_layer).
+// lora_linear_layer; before 0.21, attention processors: to_k_lora.down), ml-explore/mlx-examples
+// llms/mlx_lm/tuner/lora.py (lora_a [in, r], lora_b [r, out]).
 #pragma once
 
 #include <cstdint>
@@ -14,6 +15,8 @@ namespace safetensors {
 enum class PartRole : std::uint8_t {
   Down,   ///< [rank, in, ...]
   Up,     ///< [out, rank, ...]
+  DownT,  ///< MLX: [in, rank]
+  UpT,    ///< MLX: [rank, out]
   Mid,    ///< LoCon's middle conv
   Alpha,  ///< a scalar
   Scale,  ///< DoRA's magnitude
@@ -32,6 +35,7 @@ struct AdapterPart {
   std::string_view suffix;  ///< what the tensor name ends with
   std::string_view type;    ///< the method ("" for parts every method has)
   PartRole role;
+  std::string_view format = {};  ///< the format only this part has ("" when it says none)
 };
 
 // clang-format off
@@ -42,6 +46,9 @@ inline constexpr AdapterPart kAdapterParts[] = {
     {".lora.down.weight", "lora", PartRole::Down},   {".lora.up.weight", "lora", PartRole::Up},
     {".lora_linear_layer.down.weight", "lora", PartRole::Down},
     {".lora_linear_layer.up.weight", "lora", PartRole::Up},
+    {"_lora.down.weight", "lora", PartRole::Down, "diffusers"},
+    {"_lora.up.weight", "lora", PartRole::Up, "diffusers"},
+    {".lora_a", "lora", PartRole::DownT, "mlx"},       {".lora_b", "lora", PartRole::UpT, "mlx"},
     {".alpha", "", PartRole::Alpha},
     {".dora_scale", "dora", PartRole::Scale},        {".lora_magnitude_vector", "dora", PartRole::Scale},
     {".lora_magnitude_vector.weight", "dora", PartRole::Scale},

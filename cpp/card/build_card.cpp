@@ -11,6 +11,7 @@
 #include "card/card_metadata.h"
 #include "card/detect_family.h"
 #include "card/key_index.h"
+#include "card/memory.h"
 #include "card/metadata_view.h"
 #include "card/name_compare.h"
 #include "card/parameters.h"
@@ -69,11 +70,16 @@ ModelCard build_card(std::span<const TensorView> tensors, const Metadata& metada
   std::optional<Family> from_keys;
   if (scan.adapter) {
     card.kind = CardKind::Adapter;
-    KeyIndex base;  // by pattern
-    for (const TensorEntry& w : scan.base_weights) base.add(w.name, w.shape);
-    from_keys = scan.kohya_names ? match_family(base, Domain::Kohya) : std::nullopt;
-    if (!from_keys) from_keys = match_family(base, Domain::Diffusion);
-    if (!from_keys) from_keys = match_family(base, Domain::Text);
+    // The adapted weights' names as written first (a rule may say which blocks are absent),
+    // then by pattern (an adapter may leave out the block a rule names).
+    for (const bool exact : {true, false}) {
+      KeyIndex base = exact ? KeyIndex(exact_rule_keys(), scan.base_weights.size()) : KeyIndex();
+      for (const TensorEntry& w : scan.base_weights) base.add(w.name, w.shape);
+      from_keys = scan.kohya_names ? match_family(base, Domain::Kohya, true) : std::nullopt;
+      if (!from_keys) from_keys = match_family(base, Domain::Diffusion, true);
+      if (!from_keys) from_keys = match_family(base, Domain::Text, true);
+      if (from_keys) break;
+    }
     if (!from_keys) from_keys = scan.embedding_family;
     if (from_keys) from_keys->variant.clear();  // a variant is told by keys an adapter does not have
     card.adapter = std::move(scan.adapter);
@@ -101,6 +107,7 @@ ModelCard build_card(std::span<const TensorView> tensors, const Metadata& metada
   if (card.family && card.kind == CardKind::Unknown) card.kind = CardKind::Model;
 
   card.parameters = count_parameters(tensors);
+  card.memory = memory_estimate(tensors, card.parameters);
   read_descriptive_fields(meta, card);
   card.tags = summed_tags(meta);
   card.trigger_words = trigger_words(meta, card.tags, scan.embedded_tokens);

@@ -1,96 +1,14 @@
 // JSON writer of the card (see card_json.h). Field names are those of index.d.ts' ModelCard.
 #include "card/card_json.h"
 
-#include <charconv>
-#include <cmath>
-#include <cstdio>
 #include <string_view>
+
+#include "card/json_writer.h"
 
 namespace safetensors {
 namespace {
 
 constexpr std::string_view kKindNames[] = {"model", "adapter", "embedding", "unknown"};
-
-class Json {
- public:
-  explicit Json(std::string& out) : out_(out) {}
-
-  void begin_object() { open('{'); }
-  void end_object() { close('}'); }
-  void begin_array() { open('['); }
-  void end_array() { close(']'); }
-
-  void key(std::string_view k) {
-    comma();
-    write_json_string(k, out_);
-    out_ += ':';
-    after_key_ = true;
-  }
-
-  void string(std::string_view s) {
-    comma();
-    write_json_string(s, out_);
-  }
-
-  void number(double v) {
-    comma();
-    if (!std::isfinite(v)) {
-      out_ += "null";
-      return;
-    }
-    char buf[32];
-    // Integers (counts, sizes) exactly; other values with round-trip precision.
-    if (v == std::floor(v) && std::fabs(v) < 9e15) {
-      const auto r = std::to_chars(buf, buf + sizeof buf, static_cast<long long>(v));
-      out_.append(buf, r.ptr);
-      return;
-    }
-    const int n = std::snprintf(buf, sizeof buf, "%.17g", v);
-    out_.append(buf, static_cast<std::size_t>(n));
-  }
-
-  void boolean(bool v) {
-    comma();
-    out_ += v ? "true" : "false";
-  }
-
-  void null() {
-    comma();
-    out_ += "null";
-  }
-
-  void optional_string(const std::optional<std::string>& s) { s ? string(*s) : null(); }
-  void optional_number(const std::optional<double>& v) { v ? number(*v) : null(); }
-
-  void string_array(const std::vector<std::string>& items) {
-    begin_array();
-    for (const std::string& s : items) string(s);
-    end_array();
-  }
-
- private:
-  void comma() {
-    if (after_key_) {
-      after_key_ = false;
-      return;
-    }
-    if (need_comma_) out_ += ',';
-    need_comma_ = true;
-  }
-  void open(char c) {
-    comma();
-    out_ += c;
-    need_comma_ = false;
-  }
-  void close(char c) {
-    out_ += c;
-    need_comma_ = true;
-  }
-
-  std::string& out_;
-  bool need_comma_ = false;
-  bool after_key_ = false;
-};
 
 void write_family(Json& j, const Family& f) {
   j.begin_object();
@@ -130,17 +48,22 @@ void write_adapter(Json& j, const Adapter& a) {
   j.end_object();
 }
 
+// { "F16": n, ... } in dtype table order.
+void write_by_dtype(Json& j, const std::vector<std::pair<std::string, double>>& by_dtype) {
+  j.begin_object();
+  for (const auto& [dtype, n] : by_dtype) {
+    j.key(dtype);
+    j.number(n);
+  }
+  j.end_object();
+}
+
 void write_parameters(Json& j, const Parameters& p) {
   j.begin_object();
   j.key("total");
   j.number(p.total);
   j.key("byDtype");
-  j.begin_object();
-  for (const auto& [dtype, n] : p.by_dtype) {
-    j.key(dtype);
-    j.number(n);
-  }
-  j.end_object();
+  write_by_dtype(j, p.by_dtype);
   if (p.quantized) {
     j.key("quantized");
     j.begin_object();
@@ -151,6 +74,21 @@ void write_parameters(Json& j, const Parameters& p) {
     j.key("note");
     j.string(p.quantized->note);
     j.end_object();
+  }
+  j.end_object();
+}
+
+void write_memory(Json& j, const Memory& m) {
+  j.begin_object();
+  j.key("bytes");
+  j.number(m.bytes);
+  j.key("byDtype");
+  write_by_dtype(j, m.by_dtype);
+  const std::pair<std::string_view, const std::optional<double>*> sizes[] = {
+      {"at16Bit", &m.at_16_bit}, {"at8Bit", &m.at_8_bit}, {"at4Bit", &m.at_4_bit}};
+  for (const auto& [name, value] : sizes) {
+    j.key(name);
+    j.optional_number(*value);
   }
   j.end_object();
 }
@@ -235,6 +173,8 @@ void write_card_json(const ModelCard& card, std::string& out) {
   card.adapter ? write_adapter(j, *card.adapter) : j.null();
   j.key("parameters");
   write_parameters(j, card.parameters);
+  j.key("memory");
+  write_memory(j, card.memory);
   j.key("architecture");
   write_architecture(j, card.architecture);
   const std::pair<std::string_view, const std::optional<std::string>*> texts[] = {

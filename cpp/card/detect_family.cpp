@@ -20,34 +20,37 @@ std::span<const std::string_view> roots_of(Domain domain) {
   return kNone;
 }
 
-// The evidence for one clue, or nullopt when it fails under `root`.
+// The evidence for one clue ("" for a key that is absent as it should be), or nullopt when it
+// fails under `root`.
 std::optional<std::string> check(const KeyIndex& index, std::string_view root, const Clue& clue) {
   const IndexedKey* key = index.find(std::string(root) + std::string(clue.key));
+  if (clue.absent) return key ? std::nullopt : std::optional<std::string>("");
   if (!key) return std::nullopt;
   const std::span<const std::uint64_t> shape = key->shape;
   if (clue.dim >= 0 && (static_cast<std::size_t>(clue.dim) >= shape.size() || shape[clue.dim] != clue.value)) {
     return std::nullopt;
   }
+  if (clue.ratio && (shape.size() != 2 || shape[0] != clue.ratio * shape[1])) return std::nullopt;
   return std::string(key->name) + " " + format_shape(shape);
 }
 
 }  // namespace
 
-std::optional<Family> match_family(const KeyIndex& index, Domain domain) {
+std::optional<Family> match_family(const KeyIndex& index, Domain domain, bool adapter) {
   if (index.size() == 0) return std::nullopt;
   for (const FamilyRule& rule : kFamilyRules) {
     if (rule.domain != domain) continue;
+    const std::size_t needed = adapter && rule.adapter_clues ? rule.adapter_clues : rule.clues.size();
     for (std::string_view root : roots_of(domain)) {
       std::vector<std::string> evidence;
       bool all = true;
-      for (const Clue& clue : rule.clues) {
-        if (clue.key.empty()) break;
-        auto found = check(index, root, clue);
+      for (std::size_t i = 0; i < needed && !rule.clues[i].key.empty(); ++i) {
+        auto found = check(index, root, rule.clues[i]);
         if (!found) {
           all = false;
           break;
         }
-        evidence.push_back(std::move(*found));
+        if (!found->empty()) evidence.push_back(std::move(*found));
       }
       if (all)
         return Family{std::string(rule.id), std::string(family_name(rule.id)), std::string(rule.variant),
@@ -62,7 +65,6 @@ const NameSet& exact_rule_keys() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> out;
     for (const FamilyRule& rule : kFamilyRules) {
-      if (rule.domain == Domain::Kohya) continue;
       for (std::string_view root : roots_of(rule.domain)) {
         for (const Clue& clue : rule.clues) {
           if (!clue.key.empty()) out.push_back(std::string(root) + std::string(clue.key));

@@ -10,12 +10,12 @@
 
 namespace safetensors {
 
-/// @brief The first rule of `domain` whose clues all hold in `index`, with the keys and
-/// shapes that matched as evidence.
-std::optional<Family> match_family(const KeyIndex& index, Domain domain);
+/// @brief The first rule of `domain` whose clues all hold in `index` (for an `adapter`'s
+/// weights, its first `adapter_clues`), with the keys and shapes that matched as evidence.
+std::optional<Family> match_family(const KeyIndex& index, Domain domain, bool adapter = false);
 
-/// @brief Every name an exact KeyIndex is asked for: each Diffusion and Text clue key under
-/// each root of its domain, and kEmbeddingKeys and kRouterKeys under each text root.
+/// @brief Every name an exact KeyIndex is asked for: each clue key under each root of its
+/// domain, and kEmbeddingKeys and kRouterKeys under each text root.
 const NameSet& exact_rule_keys();
 
 /// @brief The family the metadata names (kMetadataFamilies), with the key and value as evidence.

@@ -11,7 +11,11 @@ constexpr FamilyRule kRules[] = {
     // UNet checkpoints (ldm/sgm names): the cross-attention key width is the text context:
     // 768 CLIP ViT-L (SD 1.x), 1024 OpenCLIP ViT-H (SD 2.x), 2048 CLIP-L + bigG (SDXL),
     // 1280 bigG alone (SDXL refiner).
+    // SSD-1B and Segmind Vega are SDXL distilled to fewer transformer blocks in the 1280-wide
+    // level: 4 and 2 where SDXL has 10 (ComfyUI comfy/supported_models.py, transformer_depth).
     {"sdxl-refiner", "", D::Diffusion, {{{"input_blocks.4.1.transformer_blocks.0.attn2.to_k.weight", 1, 1280}}}},
+    {"ssd-1b", "", D::Diffusion, {{{"input_blocks.4.1.transformer_blocks.0.attn2.to_k.weight", 1, 2048}, {"input_blocks.7.1.transformer_blocks.3.attn1.to_q.weight"}, {.key = "input_blocks.7.1.transformer_blocks.4.attn1.to_q.weight", .absent = true}}}},
+    {"segmind-vega", "", D::Diffusion, {{{"input_blocks.4.1.transformer_blocks.0.attn2.to_k.weight", 1, 2048}, {"input_blocks.7.1.transformer_blocks.1.attn1.to_q.weight"}, {.key = "input_blocks.7.1.transformer_blocks.2.attn1.to_q.weight", .absent = true}}}},
     {"sdxl", "", D::Diffusion, {{{"input_blocks.4.1.transformer_blocks.0.attn2.to_k.weight", 1, 2048}}}},
     {"sd2", "", D::Diffusion, {{{"input_blocks.1.1.transformer_blocks.0.attn2.to_k.weight", 1, 1024}}}},
     {"sd1", "", D::Diffusion, {{{"input_blocks.1.1.transformer_blocks.0.attn2.to_k.weight", 1, 768}}}},
@@ -40,6 +44,8 @@ constexpr FamilyRule kRules[] = {
     // diffusers layouts: the UNet by the same context widths, FLUX by its single blocks
     // (before SD3, whose joint blocks FLUX's double blocks resemble).
     {"sdxl-refiner", "", D::Diffusion, {{{"down_blocks.1.attentions.0.transformer_blocks.0.attn2.to_k.weight", 1, 1280}}}},
+    {"ssd-1b", "", D::Diffusion, {{{"down_blocks.1.attentions.0.transformer_blocks.0.attn2.to_k.weight", 1, 2048}, {"down_blocks.2.attentions.0.transformer_blocks.3.attn1.to_q.weight"}, {.key = "down_blocks.2.attentions.0.transformer_blocks.4.attn1.to_q.weight", .absent = true}}}},
+    {"segmind-vega", "", D::Diffusion, {{{"down_blocks.1.attentions.0.transformer_blocks.0.attn2.to_k.weight", 1, 2048}, {"down_blocks.2.attentions.0.transformer_blocks.1.attn1.to_q.weight"}, {.key = "down_blocks.2.attentions.0.transformer_blocks.2.attn1.to_q.weight", .absent = true}}}},
     {"sdxl", "", D::Diffusion, {{{"down_blocks.1.attentions.0.transformer_blocks.0.attn2.to_k.weight", 1, 2048}}}},
     {"sd2", "", D::Diffusion, {{{"down_blocks.0.attentions.0.transformer_blocks.0.attn2.to_k.weight", 1, 1024}}}},
     {"sd1", "", D::Diffusion, {{{"down_blocks.0.attentions.0.transformer_blocks.0.attn2.to_k.weight", 1, 768}}}},
@@ -60,14 +66,23 @@ constexpr FamilyRule kRules[] = {
     {"qwen2", "", D::Text, {{{"layers.0.self_attn.q_proj.bias"}, {"layers.0.mlp.gate_proj.weight"}}}},
     {"phi3", "", D::Text, {{{"layers.0.self_attn.qkv_proj.weight"}, {"layers.0.mlp.gate_up_proj.weight"}}}},
     {"llama", "", D::Text, {{{"layers.0.self_attn.q_proj.weight"}, {"layers.0.mlp.gate_proj.weight"}}}},
-    {"gpt2", "", D::Text, {{{"h.0.attn.c_attn.weight"}, {"wte.weight"}}}},
+    // Rules with adapter_clues also name an adapter's base: the keys it adapts are enough.
+    {"gpt2", "", D::Text, {{{"h.0.attn.c_attn.weight"}, {"wte.weight"}}}, 1},
+    {"gpt-neo", "", D::Text, {{{"h.0.attn.attention.q_proj.weight"}, {"wte.weight"}}}, 1},
     {"gpt-neox", "", D::Text, {{{"gpt_neox.layers.0.attention.query_key_value.weight"}}}},
-    // BLOOM's blocks are named like Falcon's; its embedding layer norm tells them apart.
-    {"bloom", "", D::Text, {{{"word_embeddings_layernorm.weight"}, {"h.0.self_attention.query_key_value.weight"}}}},
+    // BLOOM's blocks are named like Falcon's; its embedding layer norm tells them apart, and
+    // for an adapter the fused projection: BLOOM's is 3 x hidden, Falcon's (multi-query) is not.
+    {"bloom", "", D::Text, {{{.key = "h.0.self_attention.query_key_value.weight", .ratio = 3}, {"word_embeddings_layernorm.weight"}}}, 1},
     {"falcon", "", D::Text, {{{"h.0.self_attention.query_key_value.weight"}}}},
     {"gpt-j", "", D::Text, {{{"h.0.mlp.fc_in.weight"}}}},
     {"bert", "", D::Text, {{{"encoder.layer.0.attention.self.query.weight"}}}},
-    {"t5", "", D::Text, {{{"shared.weight"}, {"encoder.block.0.layer.0.SelfAttention.q.weight"}}}},
+    {"distilbert", "", D::Text, {{{"transformer.layer.0.attention.q_lin.weight"}}}},
+    {"vit", "", D::Text, {{{"encoder.layer.0.attention.attention.query.weight"}}}},
+    {"t5", "", D::Text, {{{"encoder.block.0.layer.0.SelfAttention.q.weight"}, {"shared.weight"}}}, 1},
+    // Whisper's encoder starts with convolutions; OPT is a decoder alone (BART, Marian and
+    // Whisper have an encoder beside a decoder named like OPT's).
+    {"whisper", "", D::Text, {{{"encoder.conv1.weight"}, {"decoder.layers.0.encoder_attn.q_proj.weight"}}}},
+    {"opt", "", D::Text, {{{"decoder.layers.0.self_attn.q_proj.weight"}, {.key = "encoder.layers.0.self_attn.q_proj.weight", .absent = true}, {"decoder.embed_tokens.weight"}}}, 2},
     {"mamba", "", D::Text, {{{"backbone.layers.0.mixer.in_proj.weight"}}}},
 
     // kohya adapters name modules with '_' for '.'; shapes are those of the adapted weight
@@ -76,6 +91,7 @@ constexpr FamilyRule kRules[] = {
     {"flux1", "", D::Kohya, {{{"lora_unet_double_blocks_0_img_attn_qkv"}}}},
     {"flux1", "", D::Kohya, {{{"lora_unet_single_blocks_0_linear1"}}}},
     {"flux1", "", D::Kohya, {{{"lora_transformer_single_transformer_blocks_0_attn_to_k"}}}},
+    {"ssd-1b", "", D::Kohya, {{{"lora_unet_input_blocks_4_1_transformer_blocks_0_attn2_to_k", 1, 2048}, {"lora_unet_input_blocks_7_1_transformer_blocks_3_attn1_to_q"}, {.key = "lora_unet_input_blocks_7_1_transformer_blocks_4_attn1_to_q", .absent = true}}}},
     {"sdxl", "", D::Kohya, {{{"lora_unet_input_blocks_4_1_transformer_blocks_0_attn2_to_k", 1, 2048}}}},
     {"sdxl", "", D::Kohya, {{{"lora_unet_down_blocks_1_attentions_0_transformer_blocks_0_attn2_to_k", 1, 2048}}}},
     {"sd2", "", D::Kohya, {{{"lora_unet_down_blocks_0_attentions_0_transformer_blocks_0_attn2_to_k", 1, 1024}}}},

@@ -37,7 +37,10 @@ inline constexpr FamilyName kFamilies[] = {
     {"gpt-neox", "GPT-NeoX"},                 {"gpt-j", "GPT-J"},
     {"falcon", "Falcon"},                     {"bloom", "BLOOM"},
     {"bert", "BERT"},                         {"t5", "T5"},
-    {"mamba", "Mamba"},
+    {"mamba", "Mamba"},                       {"ssd-1b", "SSD-1B"},
+    {"segmind-vega", "Segmind Vega"},         {"distilbert", "DistilBERT"},
+    {"vit", "ViT"},                           {"whisper", "Whisper"},
+    {"opt", "OPT"},                           {"gpt-neo", "GPT-Neo"},
 };
 // clang-format on
 
@@ -52,24 +55,15 @@ enum class Domain : std::uint8_t {
 };
 
 /// @brief Prefixes a diffusion model's keys may carry: checkpoints, ComfyUI and diffusers saves.
-inline constexpr std::array<std::string_view, 8> kDiffusionRoots{"model.diffusion_model.",
-                                                                 "diffusion_model.",
-                                                                 "model.model.",
-                                                                 "net.",
-                                                                 "unet.",
-                                                                 "transformer.",
-                                                                 "base_model.model.",
-                                                                 ""};
+/// (An adapter's weights are matched without PEFT's "base_model.model.": see adapter_modules.h.)
+inline constexpr std::array<std::string_view, 7> kDiffusionRoots{
+    "model.diffusion_model.", "diffusion_model.", "model.model.", "net.", "unet.", "transformer.", ""};
 
-/// @brief Prefixes a language model's keys may carry: bare, wrapped, multimodal, PEFT.
-inline constexpr std::array<std::string_view, 8> kTextRoots{"",
-                                                            "model.",
-                                                            "transformer.",
-                                                            "language_model.",
-                                                            "language_model.model.",
-                                                            "model.language_model.",
-                                                            "bert.",
-                                                            "base_model.model.model."};
+/// @brief Prefixes a transformers model's keys may carry: bare, wrapped, multimodal, and the
+/// base model's name that task heads (…ForSequenceClassification) put first.
+inline constexpr std::array<std::string_view, 9> kTextRoots{
+    "",      "model.",      "transformer.", "language_model.", "language_model.model.", "model.language_model.",
+    "bert.", "distilbert.", "vit."};
 
 /// @brief A language model's token embedding, [vocab, hidden] in every family listed (under
 /// any of kTextRoots).
@@ -85,11 +79,16 @@ inline constexpr std::array<std::string_view, 7> kEmbeddingKeys{"embed_tokens.we
 inline constexpr std::array<std::string_view, 2> kRouterKeys{"layers.0.block_sparse_moe.gate.weight",
                                                              "layers.0.mlp.gate.weight"};
 
-/// @brief A key that must be present; with `dim` >= 0, its shape[dim] must equal `value`.
+/// @brief A key that must be present; with `dim` >= 0, its shape[dim] must equal `value`; with
+/// `ratio`, shape[0] must be `ratio` x shape[1]. An `absent` key must not be there: it tells a
+/// model from its distilled copy with fewer blocks, so it holds only in an index of names as
+/// written (a pattern index has every block when it has one).
 struct Clue {
   std::string_view key;  ///< empty: no clue
   int dim = -1;
   std::uint64_t value = 0;
+  std::uint64_t ratio = 0;
+  bool absent = false;
 };
 
 /// @brief One rule of the table.
@@ -98,6 +97,9 @@ struct FamilyRule {
   std::string_view variant;  ///< "" when the rule names none
   Domain domain;
   std::array<Clue, 3> clues;
+  /// For an adapter's weights: how many of the first clues suffice (0: all). An adapter has the
+  /// weights it adapts (attention, MLP), never a model's embeddings or norms.
+  std::uint8_t adapter_clues = 0;
 };
 
 /// @brief The rules, most specific first (see the comments for why the order matters).

@@ -50,6 +50,13 @@ struct Parameters {
   std::optional<Quantized> quantized;                    ///< for packed quantized layouts
 };
 
+/// @brief The weights' size in memory (see memory.h).
+struct Memory {
+  double bytes = 0;                                      ///< Σ data bytes as stored
+  std::vector<std::pair<std::string, double>> by_dtype;  ///< in dtype table order
+  std::optional<double> at_16_bit, at_8_bit, at_4_bit;   ///< the parameters at 2, 1 and 0.5 bytes each
+};
+
 /// @brief Sizes read from the shapes of a language model's tensors.
 struct Architecture {
   std::optional<double> layers;
@@ -117,6 +124,7 @@ struct ModelCard {
   std::optional<Family> family;
   std::optional<Adapter> adapter;
   Parameters parameters;
+  Memory memory;
   Architecture architecture;
   std::optional<std::string> title, description, author, license, date, source;
   std::vector<TriggerWord> trigger_words;

@@ -35,7 +35,7 @@ using namespace safetensors;
 std::uintptr_t table_bytes(DecodedHeaderTable& table) { return reinterpret_cast<std::uintptr_t>(table.bytes()); }
 
 // The model card of the file (a card table: a view to copy), or null when the bytes are not
-// a loadable file's header table.
+// a header table.
 emscripten::val card_table(DecodedHeaderTable& table) {
   static std::vector<std::uint8_t> out;
   return table.card_table(out) ? view_of(out) : emscripten::val::null();

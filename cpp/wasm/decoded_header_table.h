@@ -25,7 +25,7 @@ class DecodedHeaderTable {
   std::uint8_t* bytes() { return bytes_.get(); }
 
   /// @brief Writes the card table (card_table.h) into `out`; false when the bytes are not a
-  /// loadable file's header table (then `out` is left as it was).
+  /// header table (then `out` is left as it was).
   bool card_table(std::vector<std::uint8_t>& out);
 
   /// @brief Writes the module tree table (card_table.h), names split as kohya's when `kohya`
@@ -36,7 +36,7 @@ class DecodedHeaderTable {
   enum class State : std::uint8_t {
     Unread,     ///< not read yet
     Decoded,    ///< `header_` holds the table's tensors and metadata
-    NotATable,  ///< the bytes are not a loadable file's header table
+    NotATable,  ///< the bytes are not a header table
   };
 
   // The decoded table, read on the first call; null when it is not a header table.

@@ -125,8 +125,10 @@ bool decode_header_table(std::span<const std::uint8_t> table, TableHeader& out) 
   TableReader r;
   std::uint64_t error = 0, findings = 0, metadata = 0, hashes = 0, tensors = 0, code = 0, size = 0;
   double metadata_count = 0;
-  if (!r.open(table) || !r.count(0, error)) return false;  // only a loadable file's
-  for (int i = 0; i < 3; ++i) {                            // file size, header length, data start
+  // Any file's table whose header was read: a file cut short keeps its whole header's tensors.
+  if (!r.open(table) || !r.count(kMaxExact, error)) return false;
+  if (error != 0 && (!skip_strings(r, 1) || !read_optional(r))) return false;  // message, [tensor]
+  for (int i = 0; i < 3; ++i) {                                                // file size, header length, data start
     if (!r.count(kMaxExact, size)) return false;
   }
   if (!r.count(kMaxExact, findings)) return false;

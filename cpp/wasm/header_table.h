@@ -24,7 +24,7 @@ namespace safetensors {
 /// @brief Packs `report` into `out` (resized, its capacity reused).
 void encode_header_table(const Report& report, std::vector<std::uint8_t>& out);
 
-/// @brief A loadable file's tensors and metadata, read back from its table.
+/// @brief A file's tensors and metadata, read back from its table.
 struct TableHeader {
   std::vector<TensorView> tensors;  ///< names point into the table, shapes into `dims`
   std::vector<std::uint64_t> dims;  ///< every tensor's shape, back to back
@@ -32,7 +32,7 @@ struct TableHeader {
   Metadata metadata;
 };
 
-/// @brief Reads back a loadable file's table (findings and embedded hashes are skipped: the
+/// @brief Reads back a file's table, loadable or not (findings and embedded hashes are skipped: the
 /// card reads the hashes from the metadata with the analysis' function); false when `table`
 /// is not such a table. The card module's input: JS keeps the table it received at open
 /// and sends it back for the model card. `out` is valid while `table` is.

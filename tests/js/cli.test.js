@@ -5,7 +5,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { writeSafetensors } from '../../tools/write_safetensors.js';
+import { rawFile, writeSafetensors } from '../../tools/write_safetensors.js';
 import { writeFindingFiles } from '../../tools/finding_files.js';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -126,10 +126,16 @@ test.skipIf(!HAVE_REAL)('inspect on the kohya LoKr: the card first; --json gives
   expect(json.tensors).toHaveLength(1750);
 });
 
-test('inspect of a rejected file: no card, the verdict, exit 1; a terminal gets no control characters from names or metadata', async () => {
+test('inspect of a rejected file: the card of its header when whole (cut short), the verdict, exit 1; a terminal gets no control characters from names or metadata', async () => {
   const rejected = await run('inspect', bad);
   expect(rejected.code).toBe(1);
-  expect(rejected.stdout.startsWith(`${bad}: not loadable: MetadataIncompleteBuffer`)).toBe(true);
+  expect(rejected.stdout.startsWith(`${bad}\n  title       (none)\n  kind        unknown\n`)).toBe(true);
+  expect(rejected.stdout).toContain(`\n${bad}: not loadable: MetadataIncompleteBuffer`);
+  const broken = join(dir, 'broken.safetensors');
+  await writeFile(broken, rawFile('{"a":1}'));
+  const noCard = await run('inspect', broken);
+  expect(noCard.code).toBe(1);
+  expect(noCard.stdout.startsWith(`${broken}: not loadable: `)).toBe(true);
   const path = join(dir, 'title.safetensors');
   const escape = 'a\u001b[31mred\u0007\u009b';
   await writeFile(

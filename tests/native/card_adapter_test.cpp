@@ -124,7 +124,7 @@ TEST(CardAdapter, DiffusersLoraWithItsConfig) {
   EXPECT_EQ(card.adapter->format, "diffusers");
   EXPECT_EQ(card.adapter->alpha, 8);
   EXPECT_EQ(card.adapter->rank, 4);
-  EXPECT_EQ(card.adapter->targets, (std::vector<std::string>{"transformer"}));
+  EXPECT_EQ(card.adapter->targets, (std::vector<std::string>{"to_k"}));  // as a LoraConfig names it
   EXPECT_EQ(family_id(card), "flux1");
   const ModelCard unet =
       card_of({{"unet.down_blocks.1.attentions.0.transformer_blocks.0.attn2.to_k.lora.down.weight", {4, 2048}},

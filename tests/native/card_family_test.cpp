@@ -33,6 +33,17 @@ std::vector<T> llama_layer(const std::string& p, std::vector<T> extra = {}) {
   return t;
 }
 
+// An SDXL UNet distilled to `depth` transformer blocks in its 1280-wide level (ComfyUI's SSD1B
+// and Segmind_Vega, transformer_depth [0, 0, 2, 2, 4, 4] and [0, 0, 1, 1, 2, 2]).
+std::vector<T> distilled_sdxl(std::size_t depth) {
+  std::vector<T> t = unet("model.diffusion_model.", 2048, "input_blocks.4.1");
+  for (std::size_t b = 0; b < depth; ++b)
+    t.push_back(
+        {"model.diffusion_model.input_blocks.7.1.transformer_blocks." + std::to_string(b) + ".attn1.to_q.weight",
+         {1280, 1280}});
+  return t;
+}
+
 std::vector<Case> cases() {
   const std::string L0 = "model.layers.0.";
   return {
@@ -109,6 +120,22 @@ std::vector<Case> cases() {
       {"bert", "", {{"bert.encoder.layer.0.attention.self.query.weight", {768, 768}}}},
       {"t5", "", {{"shared.weight", {32128, 512}}, {"encoder.block.0.layer.0.SelfAttention.q.weight", {512, 512}}}},
       {"mamba", "", {{"backbone.layers.0.mixer.in_proj.weight", {3072, 768}}}},
+      {"ssd-1b", "", distilled_sdxl(4)},
+      {"segmind-vega", "", distilled_sdxl(2)},
+      {"sdxl", "", distilled_sdxl(10)},
+      {"distilbert", "", {{"distilbert.transformer.layer.0.attention.q_lin.weight", {768, 768}}}},
+      {"vit", "", {{"vit.encoder.layer.0.attention.attention.query.weight", {768, 768}}}},
+      {"whisper",
+       "",
+       {{"model.encoder.conv1.weight", {768, 80, 3}},
+        {"model.decoder.layers.0.encoder_attn.q_proj.weight", {768, 768}}}},
+      {"opt",
+       "",
+       {{"model.decoder.embed_tokens.weight", {50272, 768}},
+        {"model.decoder.layers.0.self_attn.q_proj.weight", {768, 768}}}},
+      {"gpt-neo",
+       "",
+       {{"transformer.wte.weight", {50257, 768}}, {"transformer.h.0.attn.attention.q_proj.weight", {768, 768}}}},
   };
 }
 
@@ -122,6 +149,15 @@ TEST(CardFamily, EachRuleOnACraftedHeader) {
     EXPECT_FALSE(card.family->evidence.empty()) << c.id;
     EXPECT_EQ(card.family->name, family_name(c.id));
   }
+}
+
+TEST(CardFamily, ADecoderBesideAnEncoderIsNotOpt) {
+  // BART's layout: OPT's decoder names with an encoder beside them (no rule names BART).
+  const ModelCard bart = card_of({{"model.shared.weight", {50265, 768}},
+                                  {"model.encoder.layers.0.self_attn.q_proj.weight", {768, 768}},
+                                  {"model.decoder.embed_tokens.weight", {50265, 768}},
+                                  {"model.decoder.layers.0.self_attn.q_proj.weight", {768, 768}}});
+  EXPECT_EQ(family_id(bart), "none");
 }
 
 TEST(CardFamily, EveryFamilyHasACase) {

@@ -2,6 +2,7 @@
 // names the rules ask for (with a scan for any other name).
 #include <gtest/gtest.h>
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -52,10 +53,13 @@ TEST(CardKeyIndex, PatternIndexTreatsNumbersAsWildcards) {
 }
 
 TEST(CardKeyIndex, EveryRuleKeyUnderEveryRootIsWanted) {
+  static constexpr std::string_view kNoRoot[] = {""};  // kohya module names
   const NameSet& wanted = exact_rule_keys();
   for (const FamilyRule& rule : kFamilyRules) {
-    if (rule.domain == Domain::Kohya) continue;
-    const auto& roots = rule.domain == Domain::Diffusion ? kDiffusionRoots : kTextRoots;
+    using Roots = std::span<const std::string_view>;
+    const Roots roots = rule.domain == Domain::Diffusion ? Roots(kDiffusionRoots)
+                        : rule.domain == Domain::Text    ? Roots(kTextRoots)
+                                                         : Roots(kNoRoot);
     for (std::string_view root : roots) {
       for (const Clue& clue : rule.clues) {
         if (!clue.key.empty()) EXPECT_TRUE(wanted.contains(std::string(root) + std::string(clue.key))) << clue.key;

@@ -79,9 +79,10 @@ TEST(DecodedHeaderTable, DecodesTheTableOnlyOnce) {
   EXPECT_EQ(untouched, std::vector<std::uint8_t>{7});
 }
 
-TEST(DecodedHeaderTable, RefusesWhatIsNotALoadableFilesTableEveryTime) {
+TEST(DecodedHeaderTable, RefusesWhatIsNotAHeaderTableEveryTime) {
   std::vector<std::uint8_t> rejected, out = {7};
   encode_header_table(analyze(make_file("{\"a\":1}")), rejected);
+  rejected.resize(rejected.size() - 1);  // one byte short: no table
   DecodedHeaderTable held(rejected.size());
   write(held, rejected);
   EXPECT_FALSE(held.card_table(out));

@@ -73,10 +73,19 @@ TEST(HeaderTableReader, NoMetadataIsNotEmptyMetadata) {
   expect_round_trip(analyze(make_file("{\"__metadata__\":{}," + entry("a", "U8", "[1]", 0, 1) + "}", 1)));
 }
 
-TEST(HeaderTableReader, RefusesWhatIsNotALoadableFilesTable) {
+TEST(HeaderTableReader, ARejectedFileGivesTheTensorsItsHeaderListed) {
   TableHeader back;
-  // A rejected file's table.
-  EXPECT_FALSE(decode_header_table(table_of(analyze(make_file("{\"a\":1}"))), back));
+  // Cut short: 4 of the tensor's 8 bytes are there; the header is whole (a card can be had).
+  ASSERT_TRUE(decode_header_table(table_of(analyze(make_file("{" + entry("a.b", "F32", "[2]", 0, 8) + "}", 4))), back));
+  ASSERT_EQ(back.tensors.size(), 1u);
+  EXPECT_EQ(back.tensors[0].name, "a.b");
+  // A header that is no header: no tensors.
+  ASSERT_TRUE(decode_header_table(table_of(analyze(make_file("{\"a\":1}"))), back));
+  EXPECT_TRUE(back.tensors.empty());
+}
+
+TEST(HeaderTableReader, RefusesWhatIsNotAFilesTable) {
+  TableHeader back;
   const std::vector<std::uint8_t> good = table_of(analyze(make_file("{" + entry("a.b", "F32", "[2]", 0, 8) + "}", 8)));
   ASSERT_TRUE(decode_header_table(good, back));
   // Every shorter prefix, and the table with a byte more.

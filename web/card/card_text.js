@@ -1,5 +1,5 @@
 // Short texts about a model card, shared by the CLI and the demo so both say the same:
-// the adapter line, parameter counts and the training summary's chosen values.
+// the adapter line, parameter counts, the memory estimate and the training summary's chosen values.
 
 /** The kohya values a training summary shows, in this order (keys of card.training). */
 const TRAINING_SUMMARY = [
@@ -84,6 +84,32 @@ export function parametersText(card) {
     const estimate = quantized.estimatedTotal === null ? 'unknown' : `about ${shortCount(quantized.estimatedTotal)}`;
     text += `; ${quantized.scheme} packed, unpacked ${estimate}`;
   }
+  return text;
+}
+
+/**
+ * 1536 → "1.5 KiB" (KiB, MiB, GiB, TiB; below 1024 in bytes).
+ * @param {number} n
+ */
+export function shortBytes(n) {
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
+  let unit = -1;
+  while (unit + 1 < units.length && n >= 1024 ** (unit + 1) * 1024) unit++;
+  return unit < 0 ? `${n} bytes` : `${(n / 1024 ** (unit + 1)).toFixed(1)} ${units[unit]}`;
+}
+
+/**
+ * "14.0 MiB stored (BF16 14.0 MiB); 16-bit 14.0 MiB, 8-bit 7.0 MiB, 4-bit 3.5 MiB" (weights alone).
+ * @param {import('../index.js').ModelCard} card
+ */
+export function memoryText(card) {
+  const { bytes, byDtype, at16Bit, at8Bit, at4Bit } = card.memory;
+  const dtypes = Object.entries(byDtype)
+    .sort((x, y) => y[1] - x[1])
+    .map(([d, n]) => `${d} ${shortBytes(n)}`);
+  let text = `${shortBytes(bytes)} stored${dtypes.length > 1 ? ` (${dtypes.join(', ')})` : ''}`;
+  if (at16Bit !== null && at8Bit !== null && at4Bit !== null)
+    text += `; 16-bit ${shortBytes(at16Bit)}, 8-bit ${shortBytes(at8Bit)}, 4-bit ${shortBytes(at4Bit)}`;
   return text;
 }
 

@@ -3,9 +3,10 @@ import type { SafetensorsFile } from '../file/types.js';
 
 /** A model family, and the keys, shapes or metadata that decided it. */
 export interface ModelFamily {
-  /** sd1, sd2, sdxl, sdxl-refiner, sd3, flux1, flux2, chroma, auraflow, pixart, stable-cascade,
-   * hunyuan-video, ltxv, wan, lumina2, qwen-image, hidream, llama, qwen2, qwen3, gemma, mixtral,
-   * qwen2-moe, deepseek, phi3, gpt2, gpt-neox, gpt-j, falcon, bloom, bert, t5, mamba */
+  /** sd1, sd2, sdxl, sdxl-refiner, ssd-1b, segmind-vega, sd3, flux1, flux2, chroma, auraflow,
+   * pixart, stable-cascade, hunyuan-video, ltxv, wan, lumina2, qwen-image, hidream, llama, qwen2,
+   * qwen3, gemma, mixtral, qwen2-moe, deepseek, phi3, gpt2, gpt-neo, gpt-neox, gpt-j, falcon,
+   * bloom, bert, distilbert, t5, vit, whisper, opt, mamba */
   id: string;
   name: string;
   /** e.g. "dev"/"schnell" for flux1, "i2v" for wan, "moe" for qwen3 (models only, not adapters). */
@@ -17,14 +18,15 @@ export type AdapterType = 'lora' | 'locon' | 'loha' | 'lokr' | 'dora' | 'glora' 
 
 export interface AdapterInfo {
   type: AdapterType;
-  /** How tensors are named: "kohya", "peft", "diffusers" or "lora_diffusion". */
+  /** How tensors are named: "kohya", "peft", "diffusers", "mlx", "lora_diffusion" or "lora-vit". */
   format: string;
   /** ss_network_dim or the LoraConfig's r; else the most common rank in the shapes. */
   rank: number | null;
   /** ss_network_alpha or the LoraConfig's lora_alpha; else null (see alphaTensor). */
   alpha: number | null;
   /** kohya/lora_diffusion: the model parts (unet, text_encoder, text_encoder_2, transformer);
-   * PEFT: the adapted module names (q_proj, v_proj, ...). */
+   * PEFT, diffusers, MLX: the adapted modules as a LoRA config's target modules name them
+   * (q_proj, c_attn, to_out.0, ...); PEFT's modules_to_save copies are not targets. */
   targets: string[];
   /** ss_network_module, e.g. "networks.lora" or "lycoris.kohya". */
   networkModule?: string;
@@ -57,6 +59,17 @@ export interface ModelCard {
     byDtype: Record<string, number>;
     /** Packed layouts (gptq, awq, bitsandbytes-4bit, bitsandbytes-8bit, mlx, mxfp4). */
     quantized?: { scheme: string; estimatedTotal: number | null; note: string };
+  };
+  /** The weights' size: as stored (data bytes, in all and by dtype), and the parameters at 16, 8
+   * and 4 bits each (2, 1 and 0.5 bytes; a packed quantized layout's unpacked estimate, null
+   * when the header does not determine it). Weights alone: no quantization scales, activations
+   * or runtime. */
+  memory: {
+    bytes: number;
+    byDtype: Record<string, number>;
+    at16Bit: number | null;
+    at8Bit: number | null;
+    at4Bit: number | null;
   };
   /** Language models: sizes from the shapes. */
   architecture: { layers?: number; hiddenSize?: number; vocabSize?: number; experts?: number };

@@ -6,6 +6,7 @@ import {
   openSafetensorsIndex,
   openSafetensorsPipeline,
   SafetensorsError,
+  validateSafetensors,
 } from '../index.js';
 import { cardLines, findingLine, printable, table, verdictText } from './text.js';
 import { unreadable, withFile } from './files.js';
@@ -14,7 +15,8 @@ import { componentLines, isModelArgument, modelReport, pipelineReport, shardLine
 import { civitaiText, findOnCivitai } from './civitai.js';
 
 /**
- * One read of the header: the opened file and its card, or for a rejected file the report its error carries.
+ * One read of the header: the opened file and its card, or for a rejected file the report its error
+ * carries and, when its header listed tensors, the card of that header (a second read).
  * @template T
  * @param {string} path
  * @param {(st: import('../index.js').SafetensorsFile | null, report: import('../index.js').ValidationReport, card: import('../index.js').ModelCard | null) => T} fn
@@ -28,7 +30,12 @@ async function openPath(path, fn) {
     });
   } catch (error) {
     const report = error instanceof SafetensorsError && error.report ? error.report : unreadable(path, error);
-    return fn(null, report, null);
+    // A file cut short may have a whole header: the card of the header as read.
+    const card =
+      report.tensors > 0
+        ? await withFile(path, async (handle) => (await validateSafetensors(handle, { describe: true })).card ?? null)
+        : null;
+    return fn(null, report, card);
   }
 }
 

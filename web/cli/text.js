@@ -1,6 +1,6 @@
 // The CLI's text: a model card and hashes (label, two spaces, value), findings, verdicts and
 // tables. Everything from a file passes through printable() before it reaches a terminal.
-import { adapterText, familyText, parametersText, trainingSummary } from '../card/card_text.js';
+import { adapterText, familyText, memoryText, parametersText, trainingSummary } from '../card/card_text.js';
 
 export { verdictText } from '../file/verdict_text.js';
 
@@ -37,6 +37,7 @@ export function cardLines(card) {
   const family = familyText(card);
   add('family', family ? `${family}; from ${card.family?.evidence.slice(0, 2).join('; ')}` : 'not recognised');
   add('parameters', parametersText(card));
+  add('memory', memoryText(card));
   const arch = Object.entries(card.architecture)
     .map(([k, v]) => `${k} ${v}`)
     .join(', ');

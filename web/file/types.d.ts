@@ -74,6 +74,9 @@ export interface ValidationReport {
   dataScan?: DataScan | null;
   /** Only with `hash: true`: the file's hashes (no data hash when its header's length is unreadable). */
   hashes?: HashResult;
+  /** Only with `describe: true`: the header's model card (a file cut short whose header is whole
+   * has one), or null when the header could not be read. */
+  card?: ModelCard | null;
 }
 
 export interface ReadOptions {
@@ -93,4 +96,6 @@ export interface ValidateOptions extends ReadOptions {
   hash?: boolean;
   /** With scanData or hash: called after each chunk with bytes read so far and the total. */
   onProgress?: (bytesDone: number, bytesTotal: number) => void;
+  /** Also build the model card of the header as read, even when the file is not loadable. */
+  describe?: boolean;
 }

@@ -5,6 +5,8 @@ import { toByteSource } from '../source/byte_source.js';
 import { readHeader } from '../header/read_header.js';
 import { scanData } from '../tensors/data_scan.js';
 import { hashSource } from '../hashing/hash_source.js';
+import { buildCard } from '../card/model_card.js';
+import { cardObject } from '../card/card_table.js';
 import { checkBoolean, checkOptions } from './options.js';
 
 /**
@@ -44,17 +46,24 @@ function readableDataStart(header) {
  * Says whether the reference loader accepts the file and what else is worth knowing about
  * it. With `scanData: true`, a loadable file's tensors are also read once, chunk by chunk,
  * counting NaN, infinities and all-zero tensors; with `hash: true`, the file is hashed (and
- * its claims checked) in that same read.
+ * its claims checked) in that same read. With `describe: true`, the report also has the model
+ * card of the header as read, loadable or not (a file cut short whose header is whole).
  * @param {import('../index.js').SafetensorsSource} input
  * @param {import('../index.js').ValidateOptions} [options]
  * @returns {Promise<import('../index.js').ValidationReport>}
  */
 export async function validateSafetensors(input, options = {}) {
-  const { scanData: wantScan = false, hash: wantHash = false } = checkOptions(options);
+  const { scanData: wantScan = false, hash: wantHash = false, describe = false } = checkOptions(options);
   checkBoolean(options, 'scanData');
   checkBoolean(options, 'hash');
+  checkBoolean(options, 'describe');
   const { source, header } = await readSource(input, options);
+  /** @type {import('../index.js').ValidationReport} */
   const result = verdictOf(header);
+  // The header's card: a header that could not be read has no tensors and no table.
+  if (describe)
+    result.card =
+      header.table && header.tensors.length ? cardObject(await buildCard(header.table, header.tensors.length)) : null;
   if (!wantScan && !wantHash) return result;
   const core = await initSafetensors();
   const scanning = wantScan && result.loadable;

@@ -1,0 +1,98 @@
+// A small writer of compact JSON for the card (card_json.cpp): commas and nesting kept for the
+// caller, numbers exact where they are whole.
+#pragma once
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "card/card_json.h"
+
+namespace safetensors {
+
+/// @brief Writes JSON values into a string, in order.
+class Json {
+ public:
+  explicit Json(std::string& out) : out_(out) {}
+
+  void begin_object() { open('{'); }
+  void end_object() { close('}'); }
+  void begin_array() { open('['); }
+  void end_array() { close(']'); }
+
+  void key(std::string_view k) {
+    comma();
+    write_json_string(k, out_);
+    out_ += ':';
+    after_key_ = true;
+  }
+
+  void string(std::string_view s) {
+    comma();
+    write_json_string(s, out_);
+  }
+
+  void number(double v) {
+    comma();
+    if (!std::isfinite(v)) {
+      out_ += "null";
+      return;
+    }
+    char buf[32];
+    // Integers (counts, sizes) exactly; other values with round-trip precision.
+    if (v == std::floor(v) && std::fabs(v) < 9e15) {
+      const auto r = std::to_chars(buf, buf + sizeof buf, static_cast<long long>(v));
+      out_.append(buf, r.ptr);
+      return;
+    }
+    const int n = std::snprintf(buf, sizeof buf, "%.17g", v);
+    out_.append(buf, static_cast<std::size_t>(n));
+  }
+
+  void boolean(bool v) {
+    comma();
+    out_ += v ? "true" : "false";
+  }
+
+  void null() {
+    comma();
+    out_ += "null";
+  }
+
+  void optional_string(const std::optional<std::string>& s) { s ? string(*s) : null(); }
+  void optional_number(const std::optional<double>& v) { v ? number(*v) : null(); }
+
+  void string_array(const std::vector<std::string>& items) {
+    begin_array();
+    for (const std::string& s : items) string(s);
+    end_array();
+  }
+
+ private:
+  void comma() {
+    if (after_key_) {
+      after_key_ = false;
+      return;
+    }
+    if (need_comma_) out_ += ',';
+    need_comma_ = true;
+  }
+  void open(char c) {
+    comma();
+    out_ += c;
+    need_comma_ = false;
+  }
+  void close(char c) {
+    out_ += c;
+    need_comma_ = true;
+  }
+
+  std::string& out_;
+  bool need_comma_ = false;
+  bool after_key_ = false;
+};
+
+}  // namespace safetensors

@@ -1,0 +1,130 @@
+// The model card on files from the wild: the 18 real files of ../shared/fixtures/wild (read in
+// place, their facts from that folder's README) and the real layouts of wild_layouts.js (headers
+// rewritten from public repositories, data zeros). Each fact is judged right, silent or wrong
+// (wild_facts.js); the table is printed (BENCHMARKS.md, "The card on files from the wild").
+import { describe, expect, test } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { initSafetensors, openSafetensors, validateSafetensors } from '../../web/index.js';
+import { haveFixtures, rawFile } from './fixtures.js';
+import { FIELDS, cardValues, judgeAll, parseFacts, readmeRows } from './wild_facts.js';
+import { WILD_LAYOUTS } from './wild_layouts.js';
+
+const WILD_DIR = fileURLToPath(new URL('../../../shared/fixtures/wild/', import.meta.url));
+const HAVE_WILD = haveFixtures(WILD_DIR);
+
+const BYTES = { F32: 4, BF16: 2, F16: 2 };
+
+/**
+ * A file with the layout's header (tensors packed in the order given) and zero data.
+ * @param {(typeof WILD_LAYOUTS)[number]} layout
+ */
+function layoutBytes(layout) {
+  let offset = 0;
+  const entries = layout.metadata ? [`"__metadata__":${JSON.stringify(layout.metadata)}`] : [];
+  for (const t of layout.tensors()) {
+    const size = t.shape.reduce((a, b) => a * b, 1) * BYTES[/** @type {keyof typeof BYTES} */ (t.dtype)];
+    entries.push(
+      `${JSON.stringify(t.name)}:${JSON.stringify({ dtype: t.dtype, shape: t.shape, data_offsets: [offset, offset + size] })}`,
+    );
+    offset += size;
+  }
+  return rawFile(`{${entries.join(',')}}`, offset);
+}
+
+/**
+ * The card of `bytes` (null when the header cannot be read) and its validation report: a file
+ * cut short whose header is whole gets the card of its header, as a URL's header alone would.
+ * @param {Uint8Array} bytes
+ */
+async function cardAndReport(bytes) {
+  const report = await validateSafetensors(bytes, { describe: true });
+  const card = report.loadable ? await (await openSafetensors(bytes)).describe() : (report.card ?? null);
+  return { card, report };
+}
+
+const cases = [
+  ...(HAVE_WILD
+    ? readmeRows(readFileSync(join(WILD_DIR, 'README.md'), 'utf8')).map((row) => ({
+        name: row.file.replace('.safetensors', ''),
+        source: row.source,
+        facts: row.facts,
+        bytes: () => new Uint8Array(readFileSync(join(WILD_DIR, row.file))),
+      }))
+    : []),
+  ...WILD_LAYOUTS.map((layout) => ({
+    name: layout.name,
+    source: `${layout.repo}, ${layout.path} @ ${layout.commit.slice(0, 12)}`,
+    facts: parseFacts(layout.facts),
+    bytes: () => layoutBytes(layout),
+  })),
+];
+
+// Facts not yet right, as "file field": the test fails when one of them comes right (take it
+// off) or when another goes silent or wrong. Git LFS pointers are named by validate's
+// NotSafetensors finding, a core finding code of its own (another issue's work): until the core
+// has that code, they are silent.
+const haveNotSafetensors = (await initSafetensors()).tables.findingCodes.some((c) => c.name === 'NotSafetensors');
+const KNOWN_GAPS = new Set(
+  haveNotSafetensors
+    ? []
+    : [
+        'lfs_pointer_invokeai_stripped_lokr format',
+        'lfs_pointer_peft_llm_adapter format',
+        'lfs_pointer_textual_inversion format',
+      ],
+);
+
+describe('the card on files from the wild', () => {
+  test('the wild fixtures and the layouts are all there', () => {
+    if (HAVE_WILD) expect(cases.length).toBe(18 + WILD_LAYOUTS.length);
+    expect(WILD_LAYOUTS.length).toBeGreaterThanOrEqual(21);
+  });
+
+  test('a file cut short whose header is whole gets the card of its header; a broken header none', async () => {
+    const whole = layoutBytes(/** @type {(typeof WILD_LAYOUTS)[number]} */ (WILD_LAYOUTS[0]));
+    const cut = whole.subarray(0, whole.byteLength - 1000);
+    const report = await validateSafetensors(cut, { describe: true });
+    expect(report.loadable).toBe(false);
+    expect(report.referenceError).toBe('MetadataIncompleteBuffer');
+    expect(report.card).toEqual(await (await openSafetensors(whole)).describe());
+    expect(report.card?.adapter?.targets).toEqual(['c_attn', 'c_proj']);
+    expect((await validateSafetensors(cut)).card).toBeUndefined();
+    expect((await validateSafetensors(rawFile('{"a":1}'), { describe: true })).card).toBeNull();
+    await expect(validateSafetensors(cut, { describe: 1 })).rejects.toThrow(TypeError);
+  });
+
+  test('each fact is right, except the known gaps', { timeout: 60_000 }, async () => {
+    const rows = [];
+    const totals = { right: 0, silent: 0, wrong: 0 };
+    const misses = [];
+    for (const c of cases) {
+      const { card, report } = await cardAndReport(c.bytes());
+      const verdicts = judgeAll(c.facts, cardValues(card, report));
+      for (const v of verdicts) {
+        totals[v.verdict]++;
+        if (v.verdict !== 'right') misses.push(`${c.name} ${v.field}`);
+      }
+      const cell = (/** @type {string} */ field) => {
+        const v = verdicts.find((x) => x.field === field);
+        if (!v) return '';
+        return v.verdict === 'right' ? 'right' : `**${v.verdict}**${v.value === null ? '' : `: ${v.value}`}`;
+      };
+      rows.push(`| ${c.name} | ${FIELDS.map(cell).join(' | ')} |`);
+    }
+    console.log(
+      [
+        `| file | ${FIELDS.join(' | ')} |`,
+        `| --- | ${FIELDS.map(() => '---').join(' | ')} |`,
+        ...rows,
+        '',
+        `${cases.length} files, ${totals.right + totals.silent + totals.wrong} facts: ${totals.right} right, ${totals.silent} silent, ${totals.wrong} wrong`,
+      ].join('\n'),
+    );
+    const unexpected = misses.filter((m) => !KNOWN_GAPS.has(m));
+    const named = new Set(cases.map((c) => c.name));
+    const fixed = [...KNOWN_GAPS].filter((m) => named.has(m.split(' ')[0]) && !misses.includes(m));
+    expect({ unexpected, fixed }).toEqual({ unexpected: [], fixed: [] });
+  });
+});
