@@ -6,9 +6,27 @@ const MAX_TRIGGERS = 8;
 const MAX_LINE = 300;
 
 const clip = (/** @type {string} */ text) => (text.length > MAX_LINE ? `${text.slice(0, MAX_LINE)}…` : text);
-// Metadata text is anyone's: a terminal must not receive its control characters.
+// Metadata text is anyone's: a terminal must not receive its control characters, nor the
+// Unicode bidi controls that reorder what is shown (the explicit embeddings, overrides and
+// isolates, LRM, RLM and ALM: Unicode UAX #9, "Explicit Directional Formatting Characters"),
+// which are shown escaped instead (\u202E) so that a reader sees they are there.
 // eslint-disable-next-line no-control-regex
-export const printable = (/** @type {string} */ text) => text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
+const BIDI = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
+export const printable = (/** @type {string} */ text) =>
+  text
+    .replace(CONTROLS, ' ')
+    .replace(BIDI, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
+
+/** `1 tensor`, `2 tensors`: a count and its noun. */
+export const counted = (/** @type {number} */ n, /** @type {string} */ noun) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
+// Colours (SGR codes), on when main.js says stdout is a terminal that wants them.
+const SGR = { good: '32', bad: '31', warn: '33', dim: '2' };
+export const colours = { on: false };
+/** @param {keyof typeof SGR} kind @param {string} text */
+export const paint = (kind, text) => (colours.on ? `\x1b[${SGR[kind]}m${text}\x1b[0m` : text);
+const SEVERITY = /** @type {const} */ ({ error: 'bad', warning: 'warn', info: 'dim' });
 
 /** @param {[string, string][]} pairs label, value */
 function labelled(pairs) {
@@ -75,7 +93,7 @@ export function hashLines(h) {
   ];
   for (const c of h.checks)
     pairs.push([c.key, c.match ? `ok (${c.claimed})` : `MISMATCH: claims ${c.claimed}, is ${c.actual}`]);
-  const lines = labelled(pairs);
+  const lines = labelled(pairs).map((l) => (l.includes('  MISMATCH: ') ? paint('bad', l) : l));
   for (const [name, digest] of Object.entries(h.tensors ?? {})) lines.push(`${digest}  ${printable(name)}`);
   return lines;
 }
@@ -87,14 +105,14 @@ export function hashLines(h) {
 export function findingLine(f) {
   // A shard's scan or hash finding does not name its shard; cross-shard findings do.
   const shard = f.shard !== undefined && !f.message.includes(f.shard) ? `${f.shard}: ` : '';
-  return printable(
-    `  ${f.severity.padEnd(7)} ${f.component !== undefined ? `${f.component}: ` : ''}${shard}${f.code}${f.tensor !== undefined ? ` [${f.tensor}]` : ''}: ${f.message}`,
-  );
+  return `  ${paint(SEVERITY[f.severity], f.severity.padEnd(7))} ${printable(
+    `${f.component !== undefined ? `${f.component}: ` : ''}${shard}${f.code}${f.tensor !== undefined ? ` [${f.tensor}]` : ''}: ${f.message}`,
+  )}`;
 }
 
 /** `loadable`, or `not loadable: <the reference's error kind>`. */
 export const verdictText = (/** @type {{ loadable: boolean, referenceError: string | null }} */ r) =>
-  r.loadable ? 'loadable' : `not loadable${r.referenceError ? `: ${r.referenceError}` : ''}`;
+  r.loadable ? paint('good', 'loadable') : paint('bad', `not loadable${r.referenceError ? `: ${r.referenceError}` : ''}`);
 
 /**
  * Rows of cells as aligned columns.

@@ -56,7 +56,7 @@ export function edits({ input, source, header }, self) {
      * @returns {Promise<Blob | void>} a Blob, or nothing when written to `path`
      */
     async convert(convertOptions) {
-      return convertFile(self(), source, slicer(input), checkOptions(convertOptions));
+      return convertFile(self(), source, slicer(input), header.embeddedHashes, checkOptions(convertOptions));
     },
   });
 }
