@@ -96,7 +96,7 @@ test('validate --json shows every finding, each on the file crafted for it; --sc
 test('validate: exit 0 when all are loadable', async () => {
   const { code, stdout } = await run('validate', good, good);
   expect(code).toBe(0);
-  expect(stdout).toContain('good.safetensors: loadable (1 tensors)');
+  expect(stdout).toContain('good.safetensors: loadable (1 tensor)\n');
 });
 
 test('inspect prints the card, then the verdict, metadata and tensor table', async () => {

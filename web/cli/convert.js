@@ -14,13 +14,14 @@ export async function convert(parsed, term) {
   const to = parsed.value('--to')?.toUpperCase();
   const out = parsed.value('-o');
   if (to !== 'F16' && to !== 'BF16')
-    return misuse('convert', `expected --to f16 or --to bf16${to === undefined ? '' : `, got ${parsed.value('--to')}`}`);
+    return misuse(
+      'convert',
+      `expected --to f16 or --to bf16${to === undefined ? '' : `, got ${parsed.value('--to')}`}`,
+    );
   if (out === undefined) return misuse('convert', 'expected -o OUT');
   return withInput('convert', file, async (st) => {
     const before = new Map(st.tensors.map((t) => [t.name, t.dtype]));
-    await term.withProgress(`converting ${printable(file)}`, (onProgress) =>
-      st.convert({ to, path: out, onProgress }),
-    );
+    await term.withProgress(`converting ${printable(file)}`, (onProgress) => st.convert({ to, path: out, onProgress }));
     // The file written, read back as a user would: what changed, and its size.
     const status = await withInput('convert', out, async (written) => {
       const changed = written.tensors.filter((t) => before.get(t.name) !== t.dtype).length;

@@ -9,14 +9,7 @@ import {
 } from '../index.js';
 import { cardLines, counted, findingLine, printable, table, verdictText } from './text.js';
 import { unreadable, withFile } from './files.js';
-import {
-  componentLines,
-  isModelArgument,
-  modelReport,
-  pipelineReport,
-  separateFiles,
-  shardLines,
-} from './sharded.js';
+import { componentLines, isModelArgument, modelReport, pipelineReport, separateFiles, shardLines } from './sharded.js';
 
 /**
  * One read of the header: the opened file and its card, or for a rejected file the report its error carries.

@@ -20,7 +20,18 @@ export function wantsColour(stream, env) {
 }
 
 const MIB = 1024 * 1024;
-const mib = (/** @type {number} */ n) => `${(n / MIB).toFixed(n < 10 * MIB ? 1 : 0)} MiB`;
+
+/**
+ * `label` in `room` columns: whole, or its first word, an ellipsis and the end of the rest.
+ * @param {string} label
+ * @param {number} room
+ */
+function fitted(label, room) {
+  if (label.length <= room) return label;
+  const head = label.slice(0, label.indexOf(' ') + 1);
+  const keep = head.length + 1 < room ? head : '';
+  return `${keep}…${label.slice(label.length - Math.max(0, room - keep.length - 1))}`;
+}
 
 /**
  * One progress bar, drawn on one line of `stream` with carriage returns, erased by `end()`.
@@ -42,12 +53,16 @@ export function progressBar(stream, label, { now = Date.now, minBytes = PROGRESS
       drawn = true;
       const fraction = total > 0 ? Math.min(1, done / total) : 1;
       const seconds = (t - started) / 1000;
-      const rate = seconds > 0 ? `, ${mib(done / seconds)}/s` : '';
-      const tail = ` ${String(Math.floor(fraction * 100)).padStart(3)}% ${mib(done)} of ${mib(total)}${rate}`;
-      const width = Math.max(10, Math.min(40, (stream.columns ?? 80) - label.length - tail.length - 4));
+      // Figures of a fixed width, so that the bar keeps its place while they change.
+      const of = (total / MIB).toFixed(1);
+      const rate = seconds > 0 ? (done / MIB / seconds).toFixed(1) : '-';
+      const tail = ` ${String(Math.floor(fraction * 100)).padStart(3)}% ${(done / MIB).toFixed(1).padStart(of.length)}/${of} MiB ${rate.padStart(6)} MiB/s`;
+      // The line fits the terminal: the bar takes 10 to 30 columns; a long label keeps its
+      // first word (what is done) and the end of the rest (the file's name).
+      const room = (stream.columns || 80) - 1 - tail.length - 3;
+      const width = Math.max(10, Math.min(30, room - label.length));
       const full = Math.round(fraction * width);
-      const line = `${label} [${'#'.repeat(full)}${'.'.repeat(width - full)}]${tail}`;
-      stream.write(`\r${line.slice(0, (stream.columns ?? 80) - 1)}\x1b[K`);
+      stream.write(`\r${fitted(label, room - width)} [${'#'.repeat(full)}${'.'.repeat(width - full)}]${tail}\x1b[K`);
     },
     /** Erases the bar (the line is left empty for what is printed next). */
     end() {

@@ -14,9 +14,7 @@ const clip = (/** @type {string} */ text) => (text.length > MAX_LINE ? `${text.s
 const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
 const BIDI = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
 export const printable = (/** @type {string} */ text) =>
-  text
-    .replace(CONTROLS, ' ')
-    .replace(BIDI, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
+  text.replace(CONTROLS, ' ').replace(BIDI, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
 
 /** `1 tensor`, `2 tensors`: a count and its noun. */
 export const counted = (/** @type {number} */ n, /** @type {string} */ noun) => `${n} ${noun}${n === 1 ? '' : 's'}`;
@@ -112,7 +110,9 @@ export function findingLine(f) {
 
 /** `loadable`, or `not loadable: <the reference's error kind>`. */
 export const verdictText = (/** @type {{ loadable: boolean, referenceError: string | null }} */ r) =>
-  r.loadable ? paint('good', 'loadable') : paint('bad', `not loadable${r.referenceError ? `: ${r.referenceError}` : ''}`);
+  r.loadable
+    ? paint('good', 'loadable')
+    : paint('bad', `not loadable${r.referenceError ? `: ${r.referenceError}` : ''}`);
 
 /**
  * Rows of cells as aligned columns.
