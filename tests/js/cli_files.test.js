@@ -45,7 +45,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-describe('folders', () => {
+describe('folders', { timeout: 180_000 }, () => {
   test('a folder of unrelated LoRAs (no index): each file gets its own verdict, in validate and inspect', async () => {
     const loras = join(dir, 'loras');
     await mkdir(loras);
@@ -112,7 +112,7 @@ describe('folders', () => {
   });
 });
 
-describe('convert and its output', () => {
+describe('convert and its output', { timeout: 180_000 }, () => {
   test('hash on our own converted file: no EmbeddedHashMismatch (the stale claims are gone), exit 0', async () => {
     const tensors = [{ name: 'w', dtype: 'F32', shape: [4], data: f32(1, 2, 3, 4) }];
     const data = writeSafetensors(tensors);
@@ -156,7 +156,7 @@ describe('convert and its output', () => {
   });
 });
 
-describe('data scan', () => {
+describe('data scan', { timeout: 180_000 }, () => {
   test('a BOOL mask of all false is not an AllZeroTensor; a float tensor of zeros still is', async () => {
     const path = join(dir, 'mask.safetensors');
     await writeFile(
