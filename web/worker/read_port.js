@@ -7,8 +7,7 @@ import { errorText, readError } from '../core/errors.js';
 /**
  * @typedef {{ id: number, offset: number, length: number }} ReadRequest
  * @typedef {{ id: number, bytes?: Uint8Array, error?: string }} ReadAnswer
- * @typedef {{ postMessage(message: unknown, transfer?: any[]): void, onmessage: ((event: { data: any }) => void) | null,
- *   unref?: () => void, close(): void }} Port  a MessagePort, in a browser or in Node
+ * @typedef {MessagePort & { unref?: () => void }} Port  a MessagePort, in a browser or in Node (which has unref)
  */
 
 /**
