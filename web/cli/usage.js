@@ -63,7 +63,7 @@ export const VERBS = {
     values: ['-o'],
     repeated: ['--set', '--delete'],
     files: 'one',
-    notes: [],
+    notes: [FILE_FORMS],
   },
   convert: {
     synopsis: 'convert [--quiet] FILE --to f16|bf16 -o OUT',
@@ -73,7 +73,7 @@ export const VERBS = {
     flags: ['--quiet'],
     values: ['--to', '-o'],
     files: 'one',
-    notes: [QUIET],
+    notes: [FILE_FORMS, QUIET],
   },
 };
 
