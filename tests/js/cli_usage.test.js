@@ -196,18 +196,19 @@ describe('colours and progress', { timeout: 180_000 }, () => {
   });
 
   test.skipIf(!SCRIPT)(
-    'in a terminal: a bar on stderr for hash, validate --scan-data and convert; none with --quiet or --json',
+    'in a terminal: a bar on stderr for hash, validate --scan-data, convert and edit; none with --quiet or --json',
     async () => {
       const expected = (await run(['hash', big])).stdout.split('\n')[0];
       const cases = [
         [['hash', big], 'hashing'],
         [['validate', '--scan-data', big], 'scanning'],
         [['convert', big, '--to', 'f16', '-o', join(dir, 'big-f16.safetensors')], 'converting'],
+        [['edit', big, '--set', 'k=v', '-o', join(dir, 'big-edited.safetensors')], 'writing'],
       ];
       for (const [args, doing] of cases) {
         const { code, output } = await runInTerminal(args);
         expect(code, output).toBe(0);
-        expect(output).toMatch(new RegExp(`\\r${doing} .*big\\.safetensors \\[#*\\.*\\] +\\d+%`));
+        expect(output).toMatch(new RegExp(`\\r${doing} .*big(-edited)?\\.safetensors \\[#*\\.*\\] +\\d+%`));
         // Erased before the result, which is as through a pipe.
         if (doing === 'hashing') expect(output.split('\r\x1b[K').at(-1).split('\r\n')[0]).toBe(expected);
       }

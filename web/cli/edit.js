@@ -8,8 +8,9 @@ import { misuse } from './usage.js';
 /**
  * safetensors-wasm edit: new metadata, the data section copied byte for byte.
  * @param {import('./usage.js').Parsed} parsed
+ * @param {import('./terminal.js').Terminal} term
  */
-export async function edit(parsed) {
+export async function edit(parsed, term) {
   const [file] = parsed.files;
   const out = parsed.value('-o');
   if (out === undefined) return misuse('edit', 'expected -o OUT (OUT may be FILE itself)');
@@ -32,7 +33,9 @@ export async function edit(parsed) {
     }
     for (const [key, value] of set) metadata[key] = value;
     const keys = Object.keys(metadata).length;
-    await st.withMetadata(st.metadata === null && keys === 0 && !clear ? null : metadata, { path: out });
+    await term.withProgress(`writing ${printable(out)}`, (onProgress) =>
+      st.withMetadata(st.metadata === null && keys === 0 && !clear ? null : metadata, { path: out, onProgress }),
+    );
     console.log(
       printable(
         `wrote ${out}: ${keys} metadata key${keys === 1 ? '' : 's'}${set.length ? `, set ${set.map(([k]) => k).join(', ')}` : ''}${remove.length ? `, deleted ${remove.join(', ')}` : ''}; the ${(st.fileSize - st.dataStart).toLocaleString('en')} bytes of tensor data are unchanged`,

@@ -55,15 +55,15 @@ export const VERBS = {
     notes: [FILE_FORMS, QUIET],
   },
   edit: {
-    synopsis: 'edit FILE [--set KEY=VALUE]... [--delete KEY]... [--clear] -o OUT',
+    synopsis: 'edit [--quiet] FILE [--set KEY=VALUE]... [--delete KEY]... [--clear] -o OUT',
     about: `writes FILE with its metadata changed (--clear starts from none) to OUT, the tensor
           data copied byte for byte (its hashes stay); OUT may be FILE: it is replaced only
           once the new file is whole`,
-    flags: ['--clear'],
+    flags: ['--quiet', '--clear'],
     values: ['-o'],
     repeated: ['--set', '--delete'],
     files: 'one',
-    notes: [FILE_FORMS],
+    notes: [FILE_FORMS, QUIET],
   },
   convert: {
     synopsis: 'convert [--quiet] FILE --to f16|bf16 -o OUT',
