@@ -6,6 +6,7 @@ import type {
   HashResult,
   ModelCard,
   SafetensorsFile,
+  SafetensorsSource,
   StreamTensorOptions,
   TensorArray,
 } from './index.js';
@@ -42,12 +43,13 @@ export interface WorkerFile extends Pick<
 }
 
 /**
- * Opens a Blob/File, bytes or an http(s) URL in module workers (Node: worker threads), with
- * the read API of openSafetensors; the page's thread only receives results, transferred.
- * Rejects as openSafetensors does (the SafetensorsError is rebuilt on this side, with its
- * report); "InitError" when a worker cannot start.
+ * Opens a source in module workers (Node: worker threads), with the read API of
+ * openSafetensors; the page's thread only receives results, transferred. A Blob/File, bytes,
+ * an http(s) URL or (Node) a path are opened by each worker; a Node FileHandle, a Blob from
+ * Node's `fs.openAsBlob` (not cloneable) or a `{ size, read }` object are read on this thread
+ * for the workers. Anything else is a TypeError before any worker starts. Rejects as
+ * openSafetensors does (the SafetensorsError is rebuilt on this side, with its report);
+ * "InitError" when a worker cannot start. In Node, idle workers do not keep the process
+ * alive: a script that forgets `close()` still exits.
  */
-export function openInWorker(
-  source: Blob | ArrayBuffer | Uint8Array | string | URL,
-  options?: WorkerOptions,
-): Promise<WorkerFile>;
+export function openInWorker(source: SafetensorsSource, options?: WorkerOptions): Promise<WorkerFile>;

@@ -5,12 +5,13 @@
 
 namespace safetensors {
 
-void ScanTally::add(std::size_t index, const ValueCounts& counts) {
+void ScanTally::add(std::size_t index, Dtype dtype, const ValueCounts& counts) {
   if (counts.nan + counts.pos_inf + counts.neg_inf != 0 && nonfinite_tensors_++ == 0) {
     first_nonfinite_ = index;
     first_nonfinite_counts_ = counts;
   }
-  if (counts.all_zero() && zero_tensors_++ == 0) first_zero_ = index;
+  // A mask of all false is a normal value, not a weight that was not saved.
+  if (dtype != Dtype::BOOL && counts.all_zero() && zero_tensors_++ == 0) first_zero_ = index;
 }
 
 std::vector<Finding> ScanTally::findings(std::string_view first_nonfinite_name,

@@ -15,8 +15,9 @@ namespace safetensors {
 /// @brief What the findings need from a whole scan: how many tensors, and the first of each kind.
 class ScanTally {
  public:
-  /// @brief Adds the counts of the tensor at `index` (in data order) once all its bytes were scanned.
-  void add(std::size_t index, const ValueCounts& counts);
+  /// @brief Adds the counts of the tensor at `index` (in data order, of `dtype`) once all its bytes
+  /// were scanned. A BOOL tensor of zeros (all false: an empty mask) is not an AllZeroTensor.
+  void add(std::size_t index, Dtype dtype, const ValueCounts& counts);
 
   /// @brief Tensors with NaN or infinities so far, and the index and counts of the first.
   std::uint64_t nonfinite_tensors() const { return nonfinite_tensors_; }

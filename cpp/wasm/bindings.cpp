@@ -150,7 +150,8 @@ class HeapScanner {
   void begin(std::size_t index, int dtype) {
     if (dtype < 0 || dtype >= kDtypeCount) __builtin_trap();
     index_ = index;
-    scanner_ = ValueScanner(static_cast<Dtype>(dtype));
+    dtype_ = static_cast<Dtype>(dtype);
+    scanner_ = ValueScanner(dtype_);
   }
 
   void feed(std::uintptr_t ptr, std::size_t len) { scanner_.feed(reinterpret_cast<const std::uint8_t*>(ptr), len); }
@@ -158,7 +159,7 @@ class HeapScanner {
   // Ends the current tensor: [nan, +inf, -inf, all zero] as a view JS reads at once.
   emscripten::val end() {
     const ValueCounts& c = scanner_.counts();
-    tally_.add(index_, c);
+    tally_.add(index_, dtype_, c);
     out_[0] = static_cast<double>(c.nan);
     out_[1] = static_cast<double>(c.pos_inf);
     out_[2] = static_cast<double>(c.neg_inf);
@@ -182,6 +183,7 @@ class HeapScanner {
  private:
   ValueScanner scanner_;
   std::size_t index_ = 0;
+  Dtype dtype_ = Dtype::U8;
   ScanTally tally_;
   double out_[4] = {};
   std::vector<std::uint8_t> table_;

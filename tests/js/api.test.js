@@ -2,7 +2,11 @@
 import { describe, expect, test } from 'vitest';
 import { openSafetensors, validateSafetensors, SafetensorsError } from '../../web/index.js';
 import { writeSafetensors, pseudoRandomBytes } from '../../tools/write_safetensors.js';
-import { rawFile, lengthOnly } from './fixtures.js';
+import { rawFile, lengthOnly, rejection } from './fixtures.js';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const u8 = (n, seed = 1) => pseudoRandomBytes(n, seed);
 
@@ -104,10 +108,36 @@ describe('openSafetensors', () => {
 
   test('bad arguments throw TypeError', async () => {
     await expect(openSafetensors(null)).rejects.toThrow(TypeError);
-    await expect(openSafetensors('model.safetensors')).rejects.toThrow(TypeError);
+    await expect(openSafetensors('ftp://host/model.safetensors')).rejects.toThrow(TypeError);
     await expect(openSafetensors({ size: -1, read: async () => new Uint8Array() })).rejects.toThrow(TypeError);
     await expect(openSafetensors(new Uint8Array(16), { signal: 'no' })).rejects.toThrow(TypeError);
     await expect(validateSafetensors({})).rejects.toThrow(TypeError);
+  });
+
+  test('Node: a path string or a file: URL opens the file (issue 30, 13); a missing one is a ReadError', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'st-path-'));
+    try {
+      const bytes = writeSafetensors([{ name: 'w', dtype: 'F32', shape: [2], data: u8(8) }], { format: 'pt' });
+      const path = join(dir, 'model.safetensors');
+      await writeFile(path, bytes);
+      for (const source of [path, pathToFileURL(path), pathToFileURL(path).href]) {
+        const st = await openSafetensors(source);
+        expect(st.tensors.map((t) => t.name)).toEqual(['w']);
+        expect(await st.getTensor('w', { as: 'raw' })).toEqual(bytes.subarray(st.dataStart));
+      }
+      // Relative to the working directory, as a user types it.
+      const cwd = process.cwd();
+      process.chdir(dir);
+      try {
+        expect((await validateSafetensors('model.safetensors')).loadable).toBe(true);
+      } finally {
+        process.chdir(cwd);
+      }
+      const missing = await rejection(openSafetensors(join(dir, 'missing.safetensors')));
+      expect([missing.code, missing.message]).toEqual(['ReadError', expect.stringContaining('missing.safetensors')]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   test('an aborted signal rejects with AbortError', async () => {

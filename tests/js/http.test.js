@@ -231,8 +231,9 @@ describe('server behaviours', () => {
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
-  test('not a URL: a TypeError that says what is accepted', async () => {
-    await expect(openSafetensors('/local/path.safetensors')).rejects.toThrow(TypeError);
-    await expect(openSafetensors(new URL('file:///x.safetensors'))).rejects.toThrow(/http/);
+  test('not an http(s) URL: another scheme is a TypeError that says what is accepted; in Node a path is a file', async () => {
+    await expect(openSafetensors('ftp://host/path.safetensors')).rejects.toThrow(/http/);
+    await expect(openSafetensors(new URL('s3://bucket/x.safetensors'))).rejects.toThrow(TypeError);
+    await expect(openSafetensors('/no/such/path.safetensors')).rejects.toMatchObject({ code: 'ReadError' });
   });
 });

@@ -108,7 +108,7 @@ describe('diffusers pipelines', () => {
     }
   });
 
-  test('a variant opens the variant files; a component without one is missing, saying what its folder holds', async () => {
+  test('a variant opens the variant files; a component without one falls back to its plain weights, as diffusers does', async () => {
     const p = await openSafetensorsPipeline(join(dir, 'model_index.json'), { variant: 'fp16' });
     const unet = p.components.find((c) => c.name === 'unet');
     expect([unet.weights, unet.path, unet.model.tensors.map((t) => t.dtype)]).toEqual([
@@ -116,10 +116,18 @@ describe('diffusers pipelines', () => {
       'unet/diffusion_pytorch_model.fp16.safetensors',
       ['F16', 'F16', 'F16', 'F16'],
     ]);
-    const encoder = p.findings.find((f) => f.component === 'text_encoder');
-    expect(encoder.code).toBe('ComponentMissing');
-    expect(encoder.message).toContain('model.safetensors.index.json');
-    expect(encoder.message).toContain('model.fp16.safetensors');
+    // The text encoder has no fp16 checkpoint: its plain sharded one is opened.
+    const encoder = p.components.find((c) => c.name === 'text_encoder');
+    expect([encoder.weights, encoder.path, encoder.report.loadable]).toEqual([
+      'sharded',
+      'text_encoder/model.safetensors.index.json',
+      true,
+    ]);
+    expect(p.findings.filter((f) => f.component === 'text_encoder')).toEqual([]);
+    expect(p.findings.map((f) => [f.code, f.component])).toEqual([['ComponentMissing', 'vae']]);
+    // Over HTTP too: the variant's names answer 404, then the plain ones are asked for.
+    const remote = await openSafetensorsPipeline(server.url('/pipeline/model_index.json'), { variant: 'fp16' });
+    expect(summary(remote)).toEqual(summary(p));
     await expect(openSafetensorsPipeline(dir, { variant: '../x' })).rejects.toThrow(TypeError);
   });
 

@@ -1,8 +1,12 @@
 // openInWorker (issue 12) in Node worker threads: the same results as openSafetensors on this
 // thread, errors of the same kind and code, abort, several workers.
 import { describe, expect, test } from 'vitest';
-import { readFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { openAsBlob } from 'node:fs';
+import { mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { openSafetensors, SafetensorsError, serializeSafetensors } from '../../web/index.js';
 import { openInWorker } from '../../web/worker.js';
 import { HAVE_REAL, REAL_DIR, rejection } from './fixtures.js';
@@ -63,6 +67,74 @@ describe('openInWorker', () => {
     const rejected = await rejection(openInWorker(bad));
     expect(rejected).toBeInstanceOf(SafetensorsError);
     expect(rejected.report.loadable).toBe(false);
+  });
+
+  test('Node sources a worker cannot be sent: a Blob from fs.openAsBlob, a FileHandle, a { size, read } (issue 30, 2)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'st-worker-'));
+    const path = join(dir, 'm.safetensors');
+    const bytes = new Uint8Array(
+      await (
+        await serializeSafetensors({
+          a: { dtype: 'F32', shape: [1000], data: Float32Array.from({ length: 1000 }, (_, i) => i) },
+          b: { dtype: 'I64', shape: [2], data: BigInt64Array.from([5n, -6n]) },
+        })
+      ).arrayBuffer(),
+    );
+    await writeFile(path, bytes);
+    const here = await openSafetensors(bytes);
+    const expected = { a: await here.getTensor('a'), b: await here.getTensor('b'), sha256: (await here.hash()).sha256 };
+    const handle = await open(path);
+    try {
+      const sources = [
+        await openAsBlob(path),
+        handle,
+        { size: bytes.byteLength, read: async (offset, length) => bytes.subarray(offset, offset + length) },
+        path,
+      ];
+      for (const source of sources) {
+        const remote = await openInWorker(source, { concurrency: 2 });
+        try {
+          const all = await remote.getTensors();
+          expect({ a: all.get('a'), b: all.get('b'), sha256: (await remote.hash()).sha256 }).toEqual(expected);
+        } finally {
+          remote.close();
+        }
+      }
+      // The caller's bytes are copied, never moved away.
+      expect(bytes.byteLength).toBeGreaterThan(0);
+      // What no source can be: a TypeError before any worker starts; a read that fails: a ReadError.
+      for (const bad of [null, 42, { nope: 1 }, () => {}]) await expect(openInWorker(bad)).rejects.toThrow(TypeError);
+      const failing = { size: bytes.byteLength, read: async () => Promise.reject(new Error('disk gone')) };
+      const failed = await rejection(openInWorker(failing));
+      expect([failed.code, failed.message]).toEqual(['ReadError', expect.stringContaining('disk gone')]);
+    } finally {
+      await handle.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a script that never calls close() still exits once its reads are done', async () => {
+    const worker = fileURLToPath(new URL('../../web/worker.js', import.meta.url));
+    const script = `
+      import { openInWorker } from ${JSON.stringify(worker)};
+      const bytes = new Uint8Array(16); new DataView(bytes.buffer).setBigUint64(0, 8n, true);
+      bytes.set(new TextEncoder().encode('{}      '), 8);
+      const remote = await openInWorker(bytes, { concurrency: 2 });
+      console.log(remote.tensors.length, (await remote.hash()).sha256.length);`;
+    const dir = await mkdtemp(join(tmpdir(), 'st-worker-exit-'));
+    try {
+      await writeFile(join(dir, 'forgets_close.mjs'), script);
+      // Killed after 20 s: a script the workers keep alive fails here with a timeout.
+      const result = await new Promise((resolve) => {
+        execFile(process.execPath, [join(dir, 'forgets_close.mjs')], { timeout: 20_000 }, (error, stdout, stderr) =>
+          resolve({ error, stdout, stderr }),
+        );
+      });
+      expect(result.error, result.stderr).toBeNull();
+      expect(result.stdout.trim()).toBe('0 64');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   test.skipIf(!HAVE_REAL)('the kohya LoKr opened in a worker: its card', async () => {

@@ -17,17 +17,17 @@ ValueCounts counts(std::uint64_t nan, std::uint64_t pos, std::uint64_t neg, bool
 
 TEST(ScanFindings, NothingFoundGivesNoFindings) {
   ScanTally tally;
-  tally.add(0, counts(0, 0, 0, true));
+  tally.add(0, Dtype::F32, counts(0, 0, 0, true));
   EXPECT_TRUE(tally.findings("", "").empty());
 }
 
 TEST(ScanFindings, OneFindingPerCodeNamingTheFirstTensorAndItsCounts) {
   ScanTally tally;
-  tally.add(0, counts(0, 0, 0, true));
-  tally.add(1, counts(1, 1, 2, true));
-  tally.add(2, counts(0, 0, 0, false));
-  tally.add(3, counts(1234, 0, 0, true));
-  tally.add(4, counts(0, 0, 0, false));
+  tally.add(0, Dtype::F32, counts(0, 0, 0, true));
+  tally.add(1, Dtype::F32, counts(1, 1, 2, true));
+  tally.add(2, Dtype::F32, counts(0, 0, 0, false));
+  tally.add(3, Dtype::F32, counts(1234, 0, 0, true));
+  tally.add(4, Dtype::F32, counts(0, 0, 0, false));
   EXPECT_EQ(tally.first_nonfinite(), 1u);
   EXPECT_EQ(tally.first_zero(), 2u);
   const auto found = tally.findings("bad", "bias");
@@ -45,12 +45,24 @@ TEST(ScanFindings, OneFindingPerCodeNamingTheFirstTensorAndItsCounts) {
 
 TEST(ScanFindings, CountsUseTheSharedNumberFormat) {
   ScanTally tally;
-  tally.add(7, counts(1234567, 0, 0, true));
+  tally.add(7, Dtype::F32, counts(1234567, 0, 0, true));
   const auto found = tally.findings(std::string(200, 'n'), "");
   ASSERT_EQ(found.size(), 1u);
   EXPECT_NE(found[0].message.find("1 tensor holds"), std::string::npos);
   EXPECT_NE(found[0].message.find("1,234,567 NaN"), std::string::npos) << found[0].message;
   EXPECT_NE(found[0].message.find("'" + std::string(80, 'n') + "...'"), std::string::npos);  // long names cut
+}
+
+TEST(ScanFindings, ABoolMaskOfAllFalseIsNotAnAllZeroTensor) {
+  ScanTally tally;
+  tally.add(0, Dtype::BOOL, counts(0, 0, 0, false));
+  EXPECT_EQ(tally.zero_tensors(), 0u);
+  EXPECT_TRUE(tally.findings("", "").empty());
+  tally.add(1, Dtype::U8, counts(0, 0, 0, false));  // integers of zeros still are
+  const auto found = tally.findings("", "ids");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].code, FindingCode::AllZeroTensor);
+  EXPECT_EQ(found[0].tensor, "ids");
 }
 
 }  // namespace

@@ -56,6 +56,9 @@ export async function usage(file: Blob): Promise<number> {
     firstRead: 1 << 16,
   });
   await openSafetensors(new URL('https://example.com/model.safetensors'), { fetch: globalThis.fetch });
+  // Node: a path or a file: URL.
+  await openSafetensors('model.safetensors');
+  await openSafetensors(new URL('file:///models/model.safetensors'));
   // @ts-expect-error firstRead is a number of bytes
   await openSafetensors('https://example.com/model.safetensors', { firstRead: '64k' });
   // @ts-expect-error severities are a closed set
@@ -166,6 +169,11 @@ export async function workers(file: File): Promise<number> {
   // @ts-expect-error into cannot cross to a worker
   await remote.getTensor('w', { into: new Float32Array(4) });
   remote.close();
+  // Node: a FileHandle-like source, or a { size, read } reader, read on this thread for the workers.
+  const reader = { size: 8, read: async (offset: number, length: number) => new Uint8Array(length + offset * 0) };
+  (await openInWorker(reader)).close();
+  // @ts-expect-error a number is no source
+  await openInWorker(42);
   return values.length;
 }
 

@@ -3,7 +3,7 @@
 // Exit 0 when identical, 1 when they differ, 2 when a side cannot be read or the usage is wrong.
 import { diffSafetensors } from '../index.js';
 import { printable } from './text.js';
-import { parseArgs, usage } from './usage.js';
+import { misuse } from './usage.js';
 
 /** Names listed per group before "… and N more". */
 const MAX_LISTED = 20;
@@ -70,14 +70,19 @@ function diffLines(d, sides) {
   return lines;
 }
 
-/** @param {string[]} args */
-export async function diff(args) {
-  const parsed = parseArgs(args, ['--json', '--data']);
-  if (!parsed || parsed.files.length !== 2) return usage();
+/**
+ * @param {import('./usage.js').Parsed} parsed
+ * @param {import('./terminal.js').Terminal} term
+ */
+export async function diff(parsed, term) {
+  if (parsed.files.length !== 2) return misuse('diff', `expected two files, A and B; got ${parsed.files.length}`);
   const [a, b] = /** @type {[string, string]} */ (parsed.files);
   let result;
   try {
-    result = await diffSafetensors(a, b, { data: parsed.has('--data') });
+    const data = parsed.has('--data');
+    result = await term.withProgress(`comparing ${printable(a)} and ${printable(b)}`, (onProgress) =>
+      diffSafetensors(a, b, { data, onProgress: data ? onProgress : undefined }),
+    );
   } catch (error) {
     console.error(printable(`diff: ${error instanceof Error ? error.message : String(error)}`));
     return 2;

@@ -1,20 +1,38 @@
 // How the CLI opens what it is given: a path as a FileHandle (Node 20's openAsBlob truncates
-// sizes past 4 GiB), an http(s) URL through the library's Range requests; a file that cannot be
-// read gets a report of its own.
+// sizes past 4 GiB), an http(s) URL through the library's Range requests, - as standard input
+// read whole; a file that cannot be read gets a report of its own.
 import { open } from 'node:fs/promises';
 import { openSafetensors, SafetensorsError } from '../index.js';
 import { isHttpUrl } from '../source/http_source.js';
 import { printable } from './text.js';
 
+/** @type {Promise<Uint8Array> | null} standard input, read once */
+let stdin = null;
+
 /**
- * A path is opened as a FileHandle; an http(s) URL is read by the library (Range requests).
+ * Standard input, read whole (on the first call; later calls get the same bytes).
+ * @param {AsyncIterable<Uint8Array>} [stream]
+ */
+export function readStdin(stream = process.stdin) {
+  stdin ??= (async () => {
+    const chunks = [];
+    for await (const chunk of stream) chunks.push(chunk);
+    return new Uint8Array(Buffer.concat(chunks));
+  })();
+  return stdin;
+}
+
+/**
+ * A path is opened as a FileHandle; an http(s) URL is read by the library (Range requests);
+ * - is standard input, read whole.
  * @template T
  * @param {string} path
- * @param {(source: string | import('node:fs/promises').FileHandle) => Promise<T>} fn
+ * @param {(source: string | Uint8Array | import('node:fs/promises').FileHandle) => Promise<T>} fn
  * @returns {Promise<T>}
  */
 export async function withFile(path, fn) {
   if (isHttpUrl(path)) return fn(path);
+  if (path === '-') return fn(await readStdin());
   const handle = await open(path, 'r');
   try {
     return await fn(handle);
@@ -40,25 +58,18 @@ export function unreadable(path, error) {
 }
 
 /**
- * Opens FILE (a FileHandle) and runs `fn(st)`; a file that cannot be read or used, or a
- * failure of `fn`, is printed and exits 1.
+ * Opens FILE (a path, a URL or - for standard input) and runs `fn(st)`; a file that cannot be
+ * read or used, or a failure of `fn`, is printed and exits 1.
  * @param {string} command for messages
  * @param {string} file
  * @param {(st: import('../index.js').SafetensorsFile) => Promise<void>} fn
  */
 export async function withInput(command, file, fn) {
-  const handle = await open(file, 'r').catch((error) => {
-    console.error(`cannot read ${file}: ${error.message}`);
-    return null;
-  });
-  if (!handle) return 1;
   try {
-    await fn(await openSafetensors(handle));
+    await withFile(file, async (source) => fn(await openSafetensors(source)));
     return 0;
   } catch (error) {
     console.error(printable(`${command}: ${error instanceof Error ? error.message : error}`));
     return 1;
-  } finally {
-    await handle.close();
   }
 }

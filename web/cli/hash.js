@@ -1,9 +1,8 @@
 // safetensors-wasm hash: each FILE's SHA-256 as sha256sum prints it, the other hashes of
 // model sites, and the check of every hash its metadata claims.
 import { openSafetensors, validateSafetensors, SafetensorsError } from '../index.js';
-import { hashLines } from './text.js';
+import { hashLines, printable } from './text.js';
 import { unreadable, withFile } from './files.js';
-import { parseArgs, usage } from './usage.js';
 
 /** @typedef {import('../index.js').HashResult} HashResult */
 /**
@@ -15,20 +14,21 @@ import { parseArgs, usage } from './usage.js';
  * A file's hashes: with --tensors through the opened file (a rejected file gets the rest).
  * @param {string} path
  * @param {boolean} tensors
+ * @param {((done: number, total: number) => void) | undefined} onProgress
  * @returns {Promise<HashEntry>}
  */
-async function hashPath(path, tensors) {
+async function hashPath(path, tensors, onProgress) {
   try {
     return await withFile(path, async (handle) => {
       if (tensors) {
         try {
           const st = await openSafetensors(handle);
-          return { file: path, loadable: true, ...(await st.hash({ tensors: true })) };
+          return { file: path, loadable: true, ...(await st.hash({ tensors: true, onProgress })) };
         } catch (error) {
           if (!(error instanceof SafetensorsError && error.report)) throw error;
         }
       }
-      const report = await validateSafetensors(handle, { hash: true });
+      const report = await validateSafetensors(handle, { hash: true, onProgress });
       return { file: path, loadable: report.loadable, .../** @type {HashResult} */ (report.hashes) }; // asked for
     });
   } catch (error) {
@@ -36,12 +36,18 @@ async function hashPath(path, tensors) {
   }
 }
 
-/** @param {string[]} args */
-export async function hash(args) {
-  const parsed = parseArgs(args, ['--json', '--tensors']);
-  if (!parsed) return usage();
+/**
+ * @param {import('./usage.js').Parsed} parsed
+ * @param {import('./terminal.js').Terminal} term
+ */
+export async function hash(parsed, term) {
   const results = [];
-  for (const file of parsed.files) results.push(await hashPath(file, parsed.has('--tensors')));
+  for (const file of parsed.files)
+    results.push(
+      await term.withProgress(`hashing ${printable(file)}`, (onProgress) =>
+        hashPath(file, parsed.has('--tensors'), onProgress),
+      ),
+    );
   if (parsed.has('--json')) {
     process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
   } else {

@@ -8,10 +8,9 @@ import {
   SafetensorsError,
   validateSafetensors,
 } from '../index.js';
-import { cardLines, findingLine, printable, table, verdictText } from './text.js';
+import { cardLines, counted, findingLine, printable, table, verdictText } from './text.js';
 import { unreadable, withFile } from './files.js';
-import { parseArgs, usage } from './usage.js';
-import { componentLines, isModelArgument, modelReport, pipelineReport, shardLines } from './sharded.js';
+import { componentLines, isModelArgument, modelReport, pipelineReport, separateFiles, shardLines } from './sharded.js';
 import { civitaiText, findOnCivitai } from './civitai.js';
 
 /**
@@ -30,9 +29,9 @@ async function openPath(path, fn) {
     });
   } catch (error) {
     const report = error instanceof SafetensorsError && error.report ? error.report : unreadable(path, error);
-    // A file cut short may have a whole header: the card of the header as read.
+    // A file cut short may have a whole header: the card of the header as read (stdin is read once).
     const card =
-      report.tensors > 0
+      report.tensors > 0 && path !== '-'
         ? await withFile(path, async (handle) => (await validateSafetensors(handle, { describe: true })).card ?? null)
         : null;
     return fn(null, report, card);
@@ -79,7 +78,9 @@ async function inspectModel(file, json) {
       .map((l) => `  ${l}`)
       .join('\n')}\n`,
   );
-  console.log(`${file}: ${verdictText(report)} (${report.tensors} tensors in ${report.shards.length} shards)`);
+  console.log(
+    `${file}: ${verdictText(report)} (${counted(report.tensors, 'tensor')} in ${counted(report.shards.length, 'shard')})`,
+  );
   for (const f of report.findings) console.log(findingLine(f));
   console.log(`\nshards:\n${shardLines(report).join('\n')}`);
   if (model.metadata) console.log(`\nindex metadata: ${printable(JSON.stringify(model.metadata))}`);
@@ -97,11 +98,12 @@ async function inspectModel(file, json) {
  * A diffusers pipeline: its verdict, findings, components and each component's card.
  * @param {string} file
  * @param {boolean} json
+ * @param {string | undefined} variant
  */
-async function inspectPipeline(file, json) {
+async function inspectPipeline(file, json, variant) {
   let pipeline;
   try {
-    pipeline = await openSafetensorsPipeline(file);
+    pipeline = await openSafetensorsPipeline(file, { variant });
   } catch (error) {
     return openFailed(file, error, json, { className: null, components: [] });
   }
@@ -115,7 +117,7 @@ async function inspectPipeline(file, json) {
     return pipeline.loadable ? 0 : 1;
   }
   console.log(
-    `${file}: ${printable(pipeline.className ?? 'a diffusers pipeline')}, ${verdictText(report)} (${report.tensors} tensors)`,
+    `${file}: ${printable(pipeline.className ?? 'a diffusers pipeline')}, ${verdictText(report)} (${counted(report.tensors, 'tensor')})`,
   );
   for (const f of report.findings) console.log(findingLine(f));
   console.log(`\ncomponents:\n${componentLines(report).join('\n')}`);
@@ -130,18 +132,18 @@ async function inspectPipeline(file, json) {
   return pipeline.loadable ? 0 : 1;
 }
 
-/** @param {string[]} args */
-export async function inspect(args) {
-  const parsed = parseArgs(args, ['--json', '--civitai'], { single: true });
-  if (!parsed) return usage();
-  const [file] = parsed.files;
-  if (await isPipelineSource(file)) return inspectPipeline(file, parsed.has('--json'));
-  if (await isModelArgument(file)) return inspectModel(file, parsed.has('--json'));
+/**
+ * One file: its card, verdict, findings, metadata and tensor table (with `out`, its JSON
+ * object is pushed there instead).
+ * @param {string} file
+ * @param {object[] | null} out
+ * @param {boolean} civitaiWanted --civitai: hash the file and ask Civitai which model version it is
+ */
+async function inspectFile(file, out, civitaiWanted) {
   return openPath(file, async (st, report, card) => {
-    const civitai = parsed.has('--civitai') && st ? await findOnCivitai(st) : undefined;
-    if (parsed.has('--json')) {
-      const json = { file, report, card, civitai, metadata: st?.metadata ?? null, tensors: st?.tensors ?? [] };
-      process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+    const civitai = civitaiWanted && st ? await findOnCivitai(st) : undefined;
+    if (out) {
+      out.push({ file, report, card, civitai, metadata: st?.metadata ?? null, tensors: st?.tensors ?? [] });
       return st ? 0 : 1;
     }
     if (card)
@@ -155,7 +157,7 @@ export async function inspect(args) {
     for (const f of report.findings) console.log(findingLine(f));
     if (!st) return 1;
     console.log(`size ${st.fileSize} bytes, header ${st.headerSize} bytes, data from byte ${st.dataStart}`);
-    console.log(`${st.tensors.length} tensors`);
+    console.log(counted(st.tensors.length, 'tensor'));
     if (st.metadata) {
       console.log('\nmetadata:');
       for (const [k, v] of Object.entries(st.metadata))
@@ -176,4 +178,32 @@ export async function inspect(args) {
     }
     return 0;
   });
+}
+
+/**
+ * @param {import('./usage.js').Parsed} parsed
+ */
+export async function inspect(parsed) {
+  const [file] = parsed.files;
+  const json = parsed.has('--json');
+  if (file !== '-' && (await isPipelineSource(file))) return inspectPipeline(file, json, parsed.value('--variant'));
+  // A folder of unrelated files (LoRAs, no index): each file inspected in turn (--json: an array).
+  const separate = await separateFiles(file);
+  if (separate) {
+    /** @type {object[] | null} */
+    const out = json ? [] : null;
+    let status = 0;
+    for (const [i, path] of separate.entries()) {
+      if (!json && i > 0) console.log('');
+      status = Math.max(status, await inspectFile(path, out, parsed.has('--civitai')));
+    }
+    if (out) process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+    return status;
+  }
+  if (file !== '-' && (await isModelArgument(file))) return inspectModel(file, json);
+  /** @type {object[] | null} */
+  const out = json ? [] : null;
+  const status = await inspectFile(file, out, parsed.has('--civitai'));
+  if (out) process.stdout.write(`${JSON.stringify(out[0], null, 2)}\n`);
+  return status;
 }

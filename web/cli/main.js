@@ -1,18 +1,46 @@
 #!/usr/bin/env node
-// safetensors-wasm validate | inspect | hash | edit | convert | diff | sbom: one file per verb beside this
-// one (usage.js says what each takes). Text for people goes to stdout; --json prints one JSON
-// document.
+// safetensors-wasm validate | inspect | hash | edit | convert: one file per verb beside this
+// one (usage.js says what each takes). Text for people goes to stdout, help included (exit 0);
+// a misuse prints what was expected and the verb's usage on stderr (exit 2); --json prints
+// one JSON document.
 import { validate } from './validate.js';
 import { inspect } from './inspect.js';
 import { hash } from './hash.js';
 import { edit } from './edit.js';
 import { convert } from './convert.js';
-import { diff } from './diff.js';
-import { sbom } from './sbom.js';
-import { usage } from './usage.js';
+import { VERBS, misuse, parseCommand, usageText, verbHelp, version } from './usage.js';
+import { terminal } from './terminal.js';
+import { colours } from './text.js';
 
-const [command, ...rest] = process.argv.slice(2);
-/** @type {Record<string, (args: string[]) => Promise<number>>} */
-const commands = { validate, inspect, hash, edit, convert, diff, sbom };
-const run = Object.hasOwn(commands, command) ? commands[command] : usage;
-process.exitCode = await run(rest);
+/** @typedef {(args: import('./usage.js').Parsed, term: import('./terminal.js').Terminal) => Promise<number>} Command */
+/** @type {Record<string, Command>} */
+const commands = { validate, inspect, hash, edit, convert };
+
+/** @param {string[]} argv the arguments after the script's path */
+async function main(argv) {
+  const [command, ...rest] = argv;
+  if (command === undefined) return misuse(null, 'expected a command');
+  if (command === '--help' || command === '-h' || command === 'help') {
+    const verb = command === 'help' && Object.hasOwn(VERBS, rest[0]) ? rest[0] : null;
+    console.log(verb ? verbHelp(verb) : usageText());
+    return 0;
+  }
+  if (command === '--version' || command === '-V') {
+    console.log(version());
+    return 0;
+  }
+  if (!Object.hasOwn(commands, command))
+    return misuse(null, `unknown command ${JSON.stringify(command)} (expected ${Object.keys(commands).join(', ')})`);
+  const parsed = parseCommand(command, rest);
+  if (typeof parsed === 'string') return misuse(command, parsed);
+  if (parsed.help) {
+    console.log(verbHelp(command));
+    return 0;
+  }
+  const quiet = parsed.has('--quiet') || parsed.has('--json');
+  const term = terminal({ stdout: process.stdout, stderr: process.stderr, env: process.env, quiet });
+  colours.on = term.colour && !parsed.has('--json');
+  return commands[command](parsed, term);
+}
+
+process.exitCode = await main(process.argv.slice(2));

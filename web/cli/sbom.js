@@ -3,24 +3,19 @@
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { createModelBom } from '../index.js';
 import { printable } from './text.js';
-import { usage } from './usage.js';
 
-/** @param {string[]} args */
-export async function sbom(args) {
-  /** @type {string | null} */
-  let out = null;
-  const models = [];
-  for (let i = 0; i < args.length; i++) {
-    if (args[i] === '-o' || args[i] === '--output') {
-      if (i + 1 >= args.length || out !== null) return usage();
-      out = args[++i];
-    } else if (args[i].startsWith('-')) return usage();
-    else models.push(args[i]);
-  }
-  if (models.length !== 1) return usage();
+/**
+ * @param {import('./usage.js').Parsed} parsed
+ * @param {import('./terminal.js').Terminal} term
+ */
+export async function sbom(parsed, term) {
+  const out = parsed.value('-o') ?? null;
+  const models = parsed.files;
   let bom;
   try {
-    bom = await createModelBom(models[0]);
+    bom = await term.withProgress(`hashing ${printable(models[0])}`, (onProgress) =>
+      createModelBom(models[0], { onProgress }),
+    );
   } catch (error) {
     console.error(printable(`sbom: cannot read ${models[0]}: ${error instanceof Error ? error.message : error}`));
     return 1;

@@ -1,9 +1,10 @@
 // The CLI's sharded models and diffusers pipelines (web/cli/main.js): an argument that is an index
 // (a .json path or URL) or a folder is opened with openSafetensorsIndex, or, when it holds a
 // model_index.json, with openSafetensorsPipeline; these give its report and its text.
-import { stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { isHttpUrl } from '../source/http_source.js';
-import { hashLines, printable } from './text.js';
+import { counted, hashLines, printable } from './text.js';
 import { locateModel } from '../sharded/shard_sources.js';
 
 /**
@@ -37,6 +38,30 @@ export async function isModelArgument(arg) {
   }
 }
 
+// How transformers and diffusers name the shards of one checkpoint: NAME-00001-of-00003.safetensors.
+const SHARD_NAME = /^(.*)-(\d+)-of-(\d+)\.safetensors$/;
+
+/**
+ * A folder without an index is one sharded model only when its .safetensors files are named as
+ * the shards of one checkpoint (same NAME, same count); any other folder (a folder of LoRAs)
+ * holds files that each get their own verdict: their paths, by name. Null for anything else
+ * (a file, a URL, a folder with an index or model_index.json).
+ * @param {string} arg
+ * @returns {Promise<string[] | null>}
+ */
+export async function separateFiles(arg) {
+  if (isHttpUrl(arg) || arg === '-') return null;
+  const entries = await readdir(arg, { withFileTypes: true }).catch(() => null);
+  if (entries === null) return null;
+  const names = entries.filter((e) => e.isFile()).map((e) => e.name);
+  if (names.some((n) => n.endsWith('.index.json') || n === 'model_index.json')) return null;
+  const files = names.filter((n) => n.endsWith('.safetensors')).sort();
+  const shards = files.map((n) => SHARD_NAME.exec(n));
+  const [first] = shards;
+  const oneModel = first && shards.every((m) => m && m[1] === first[1] && m[3] === first[3]);
+  return oneModel || files.length === 0 ? null : files.map((n) => join(arg, n));
+}
+
 /**
  * The model's report in the shape of a file's, plus its shards' verdicts.
  * @param {import('../index.js').ShardedModel} model
@@ -66,12 +91,16 @@ export function modelReport(model) {
  * @param {import('../index.js').ShardedModel} model
  * @param {{ scanData?: boolean, hash?: boolean }} options
  * @param {typeof import('../index.js').validateSafetensors} validate
+ * @param {import('./terminal.js').Terminal} term for its progress bars
  */
-export async function checkShardData(path, report, model, options, validate) {
+export async function checkShardData(path, report, model, options, validate, term) {
   const files = await locateModel(path, {});
   for (const [i, entry] of report.shards.entries()) {
     if (!entry.loadable) continue;
-    const result = await validate(await files.resolve(entry.name), options);
+    const source = await files.resolve(entry.name);
+    const result = await term.withProgress(`reading ${printable(entry.name)}`, (onProgress) =>
+      validate(source, { ...options, onProgress }),
+    );
     if (options.scanData) entry.dataScan = result.dataScan ?? null;
     if (options.hash) entry.hashes = result.hashes ?? null;
     // The header's findings are the shard's report's; what follows them is the read's.
@@ -145,7 +174,7 @@ export function componentLines(report) {
         ? 'no weights'
         : c.weights === 'missing'
           ? 'MISSING weights'
-          : `${c.path}, ${c.tensors} tensors, ${c.loadable ? 'loadable' : `not loadable${c.referenceError ? `: ${c.referenceError}` : ''}`}`;
+          : `${c.path}, ${counted(c.tensors, 'tensor')}, ${c.loadable ? 'loadable' : `not loadable${c.referenceError ? `: ${c.referenceError}` : ''}`}`;
     return printable(`  ${c.name.padEnd(width)}  ${c.className ?? '-'}: ${what}`);
   });
 }

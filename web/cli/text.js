@@ -1,19 +1,30 @@
 // The CLI's text: a model card and hashes (label, two spaces, value), findings, verdicts and
 // tables. Everything from a file passes through printable() before it reaches a terminal.
-import { adapterText, familyText, memoryText, parametersText, trainingSummary } from '../card/card_text.js';
-
-export { verdictText } from '../file/verdict_text.js';
+import { adapterText, familyText, parametersText, trainingSummary } from '../card/card_text.js';
 
 const MAX_TRIGGERS = 8;
 const MAX_LINE = 300;
 
 const clip = (/** @type {string} */ text) => (text.length > MAX_LINE ? `${text.slice(0, MAX_LINE)}…` : text);
 // Metadata text is anyone's: a terminal must not receive its control characters, nor the
-// bidirectional controls that reorder what it shows (Unicode's UAX #9: LRM, RLM, ALM, the
-// embeddings, overrides and isolates).
+// Unicode bidi controls that reorder what is shown (the explicit embeddings, overrides and
+// isolates, LRM, RLM and ALM: Unicode UAX #9, "Explicit Directional Formatting Characters"),
+// which are shown escaped instead (\u202E) so that a reader sees they are there.
+// eslint-disable-next-line no-control-regex
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
+const BIDI = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
 export const printable = (/** @type {string} */ text) =>
-  // eslint-disable-next-line no-control-regex
-  text.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, ' ');
+  text.replace(CONTROLS, ' ').replace(BIDI, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
+
+/** `1 tensor`, `2 tensors`: a count and its noun. */
+export const counted = (/** @type {number} */ n, /** @type {string} */ noun) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
+// Colours (SGR codes), on when main.js says stdout is a terminal that wants them.
+const SGR = { good: '32', bad: '31', warn: '33', dim: '2' };
+export const colours = { on: false };
+/** @param {keyof typeof SGR} kind @param {string} text */
+export const paint = (kind, text) => (colours.on ? `\x1b[${SGR[kind]}m${text}\x1b[0m` : text);
+const SEVERITY = /** @type {const} */ ({ error: 'bad', warning: 'warn', info: 'dim' });
 
 /** @param {[string, string][]} pairs label, value */
 export function labelled(pairs) {
@@ -37,7 +48,6 @@ export function cardLines(card) {
   const family = familyText(card);
   add('family', family ? `${family}; from ${card.family?.evidence.slice(0, 2).join('; ')}` : 'not recognised');
   add('parameters', parametersText(card));
-  add('memory', memoryText(card));
   const arch = Object.entries(card.architecture)
     .map(([k, v]) => `${k} ${v}`)
     .join(', ');
@@ -63,8 +73,6 @@ export function cardLines(card) {
   add('source', card.source);
   add('description', card.description);
   add('images', card.images.map((i) => `${i.mime} ${i.bytes} bytes (${i.source})`).join(', '));
-  const civitai = card.civitai;
-  if (civitai) add('civitai', [civitai.air, civitai.pageUrl, civitai.byHashUrl].filter(Boolean).join(', '));
   add('hashes', card.embeddedHashes.map((h) => `${h.key} ${h.value.slice(0, 12)} (${h.covers})`).join(', '));
   return labelled(pairs);
 }
@@ -83,7 +91,7 @@ export function hashLines(h) {
   ];
   for (const c of h.checks)
     pairs.push([c.key, c.match ? `ok (${c.claimed})` : `MISMATCH: claims ${c.claimed}, is ${c.actual}`]);
-  const lines = labelled(pairs);
+  const lines = labelled(pairs).map((l) => (l.includes('  MISMATCH: ') ? paint('bad', l) : l));
   for (const [name, digest] of Object.entries(h.tensors ?? {})) lines.push(`${digest}  ${printable(name)}`);
   return lines;
 }
@@ -95,10 +103,16 @@ export function hashLines(h) {
 export function findingLine(f) {
   // A shard's scan or hash finding does not name its shard; cross-shard findings do.
   const shard = f.shard !== undefined && !f.message.includes(f.shard) ? `${f.shard}: ` : '';
-  return printable(
-    `  ${f.severity.padEnd(7)} ${f.component !== undefined ? `${f.component}: ` : ''}${shard}${f.code}${f.tensor !== undefined ? ` [${f.tensor}]` : ''}: ${f.message}`,
-  );
+  return `  ${paint(SEVERITY[f.severity], f.severity.padEnd(7))} ${printable(
+    `${f.component !== undefined ? `${f.component}: ` : ''}${shard}${f.code}${f.tensor !== undefined ? ` [${f.tensor}]` : ''}: ${f.message}`,
+  )}`;
 }
+
+/** `loadable`, or `not loadable: <the reference's error kind>`. */
+export const verdictText = (/** @type {{ loadable: boolean, referenceError: string | null }} */ r) =>
+  r.loadable
+    ? paint('good', 'loadable')
+    : paint('bad', `not loadable${r.referenceError ? `: ${r.referenceError}` : ''}`);
 
 /**
  * Rows of cells as aligned columns.

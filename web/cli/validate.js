@@ -1,11 +1,11 @@
 // safetensors-wasm validate: the reference loader's verdict on each FILE (a file, a URL, a
 // sharded model or a diffusers pipeline), its findings and, when asked, its data scan and hashes.
 import { isPipelineSource, openSafetensorsIndex, openSafetensorsPipeline, validateSafetensors } from '../index.js';
-import { findingLine, hashLines, printable, verdictText } from './text.js';
+import { counted, findingLine, hashLines, printable, verdictText } from './text.js';
 import { unreadable, withFile } from './files.js';
-import { parseArgs, usage } from './usage.js';
 import {
   checkShardData,
+  separateFiles,
   componentLines,
   isModelArgument,
   modelReport,
@@ -26,33 +26,47 @@ import {
 
 /**
  * @param {string} path
- * @param {{ scanData?: boolean, hash?: boolean }} [options]
+ * @param {{ scanData?: boolean, hash?: boolean, variant?: string }} options
+ * @param {import('./terminal.js').Terminal} term
  * @returns {Promise<ArgumentReport>}
  */
-async function validatePath(path, options = {}) {
+async function validatePath(path, options, term) {
+  const { variant, ...read } = options;
   try {
-    if (await isPipelineSource(path)) return pipelineReport(await openSafetensorsPipeline(path));
-    if (await isModelArgument(path)) {
+    if (path !== '-' && (await isPipelineSource(path)))
+      return pipelineReport(await openSafetensorsPipeline(path, { variant }));
+    if (path !== '-' && (await isModelArgument(path))) {
       const model = await openSafetensorsIndex(path);
       const report = modelReport(model);
-      if (options.scanData || options.hash) await checkShardData(path, report, model, options, validateSafetensors);
+      if (read.scanData || read.hash) await checkShardData(path, report, model, read, validateSafetensors, term);
       return report;
     }
-    return await withFile(path, (handle) => validateSafetensors(handle, options));
+    if (!read.scanData && !read.hash) return await withFile(path, (source) => validateSafetensors(source));
+    const doing = read.scanData && read.hash ? 'reading' : read.hash ? 'hashing' : 'scanning';
+    return await withFile(path, (source) =>
+      term.withProgress(`${doing} ${printable(path)}`, (onProgress) =>
+        validateSafetensors(source, { ...read, onProgress }),
+      ),
+    );
   } catch (error) {
     return unreadable(path, error);
   }
 }
 
-/** @param {string[]} args */
-export async function validate(args) {
-  const parsed = parseArgs(args, ['--json', '--scan-data', '--hash']);
-  if (!parsed) return usage();
+/**
+ * @param {import('./usage.js').Parsed} parsed
+ * @param {import('./terminal.js').Terminal} term
+ */
+export async function validate(parsed, term) {
   const scanData = parsed.has('--scan-data');
   const hash = parsed.has('--hash');
+  const variant = parsed.value('--variant');
   const results = [];
-  for (const file of parsed.files) {
-    const r = await validatePath(file, { scanData, hash });
+  // A folder of unrelated files (LoRAs, no index) is its files, each with its own verdict.
+  const paths = [];
+  for (const arg of parsed.files) paths.push(...((await separateFiles(arg)) ?? [arg]));
+  for (const file of paths) {
+    const r = await validatePath(file, { scanData, hash, variant }, term);
     const { loadable, referenceError, findings, tensors, dataScan, hashes } = r;
     results.push({
       file,
@@ -71,11 +85,11 @@ export async function validate(args) {
   } else {
     for (const r of results) {
       const where = r.shards
-        ? ` in ${r.shards.length} shards`
+        ? ` in ${counted(r.shards.length, 'shard')}`
         : r.components
-          ? ` in ${r.components.filter((c) => c.tensors > 0).length} components of ${printable(r.className ?? 'a pipeline')}`
+          ? ` in ${counted(r.components.filter((c) => c.tensors > 0).length, 'component')} of ${printable(r.className ?? 'a pipeline')}`
           : '';
-      console.log(`${r.file}: ${verdictText(r)} (${r.tensors} tensors${where})`);
+      console.log(`${r.file}: ${verdictText(r)} (${counted(r.tensors, 'tensor')}${where})`);
       for (const f of r.findings) console.log(findingLine(f));
       // An entry with shards is a model's, one with components a pipeline's.
       if (r.shards)

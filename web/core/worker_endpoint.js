@@ -8,9 +8,11 @@ import { errorText } from './errors.js';
  * hears of its failure (a script that fails to load, an error, an exit), `stop` ends it.
  * @template Out, In what is sent to the worker, what it answers
  * @typedef {object} Endpoint
- * @property {(message: Out, transfer?: ArrayBuffer[]) => void} post
+ * @property {(message: Out, transfer?: any[]) => void} post
  * @property {(onMessage: (message: In) => void, onFailure: (why: string) => void) => void} listen
  * @property {() => void} stop
+ * @property {(busy: boolean) => void} [keepAlive] Node: whether the worker keeps the process
+ *   alive (only while it has work: a script that forgets to stop it still exits)
  */
 
 /**
@@ -55,5 +57,6 @@ export async function nodeEndpoint(url) {
     stop: () => {
       worker.terminate().catch(() => {});
     },
+    keepAlive: (busy) => (busy ? worker.ref() : worker.unref()),
   };
 }

@@ -31,13 +31,13 @@ export function edits({ input, source, header }, self) {
      * original's data section as a slice of it (not copied). With `path` (Node), written to
      * that file instead, the data section streamed from this file's source.
      * @param {Record<string, string> | null} metadata
-     * @param {{ path?: string, signal?: AbortSignal }} [writeOptions]
+     * @param {{ path?: string, signal?: AbortSignal, onProgress?: (done: number, total: number) => void }} [writeOptions]
      * @returns {Promise<Blob | void>} a Blob, or nothing when written to `path`
      */
     async withMetadata(metadata, writeOptions = {}) {
-      const { path, signal } = checkOptions(writeOptions);
+      const { path, signal, onProgress } = checkOptions(writeOptions);
       const edited = await editedHeader(self(), metadata);
-      if (path !== undefined) return writeEdited(path, edited, source, signal);
+      if (path !== undefined) return writeEdited(path, edited, source, { signal, onProgress });
       const data = slicer(input)(edited.dataStart, header.fileSize);
       if (data === null) {
         throw new SafetensorsError(
@@ -56,7 +56,7 @@ export function edits({ input, source, header }, self) {
      * @returns {Promise<Blob | void>} a Blob, or nothing when written to `path`
      */
     async convert(convertOptions) {
-      return convertFile(self(), source, slicer(input), checkOptions(convertOptions));
+      return convertFile(self(), source, slicer(input), header.embeddedHashes, checkOptions(convertOptions));
     },
   });
 }

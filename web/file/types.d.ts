@@ -40,8 +40,11 @@ export interface SafetensorsFile extends TensorReader {
    * from a URL or FileHandle: only Blobs and bytes can be sliced without reading them).
    */
   withMetadata(metadata: Record<string, string> | null): Promise<Blob>;
-  /** Node: writes the edited file to `path` (whole or not at all; in place is safe), its data section streamed from this file's source, whatever it is. */
-  withMetadata(metadata: Record<string, string> | null, options: { path: string; signal?: AbortSignal }): Promise<void>;
+  /** Node: writes the edited file to `path` (whole or not at all; in place is safe), its data section streamed from this file's source, whatever it is; `onProgress` counts its bytes. */
+  withMetadata(
+    metadata: Record<string, string> | null,
+    options: { path: string; signal?: AbortSignal; onProgress?: (done: number, total: number) => void },
+  ): Promise<void>;
   /**
    * The file with its float tensors (F32, F64, and BF16 or F16: the other 16-bit one) as `to`,
    * rounded to nearest with ties to even in WASM SIMD kernels (NaN stays NaN, values past the

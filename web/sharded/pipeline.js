@@ -23,7 +23,11 @@ function withVariant(name, variant) {
 }
 
 /**
- * The checkpoint names to look for, best first: the library's own base name, then the other's.
+ * The checkpoint names to look for, best first: the library's own base name, then the other's;
+ * with a variant, its names first, then the plain ones. A component that has no file of the
+ * variant is opened from its plain weights, as diffusers does (variant_compatible_siblings in
+ * src/diffusers/pipelines/pipeline_loading_utils.py: per component, the variant's files when
+ * it has some, else its non-variant files).
  * @param {string | null} library
  * @param {string | undefined} variant
  * @returns {{ name: string, sharded: boolean }[]}
@@ -31,10 +35,12 @@ function withVariant(name, variant) {
 function weightNames(library, variant) {
   const bases =
     library === 'transformers' ? ['model', 'diffusion_pytorch_model'] : ['diffusion_pytorch_model', 'model'];
-  return bases.flatMap((base) => [
-    { name: withVariant(`${base}.safetensors`, variant), sharded: false },
-    { name: withVariant(`${base}.safetensors.index.json`, variant), sharded: true },
-  ]);
+  const named = (/** @type {string | undefined} */ v) =>
+    bases.flatMap((base) => [
+      { name: withVariant(`${base}.safetensors`, v), sharded: false },
+      { name: withVariant(`${base}.safetensors.index.json`, v), sharded: true },
+    ]);
+  return variant ? [...named(variant), ...named(undefined)] : named(undefined);
 }
 
 /**

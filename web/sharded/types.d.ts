@@ -62,7 +62,7 @@ export interface ShardedModel extends TensorReader {
 }
 
 export interface PipelineOptions extends Omit<IndexOptions, 'onProgress'> {
-  /** A checkpoint variant, e.g. "fp16": opens diffusion_pytorch_model.fp16.safetensors (and the like) instead. */
+  /** A checkpoint variant, e.g. "fp16": opens diffusion_pytorch_model.fp16.safetensors (and the like) instead; a component without a file of the variant is opened from its plain weights, as diffusers does. */
   variant?: string;
   /** Called after each component is opened (or found missing). */
   onProgress?: (componentsDone: number, componentsTotal: number) => void;

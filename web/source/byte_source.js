@@ -5,6 +5,7 @@
 import { errorText, readError } from '../core/errors.js';
 import { fromUrl, isHttpUrl } from './http_source.js';
 import { fromBlob } from './blob_source.js';
+import { isNode } from '../core/platform.js';
 
 /**
  * A source as every reader sees it (toByteSource's result). `read` resolves to exactly
@@ -134,6 +135,31 @@ function describe(value) {
 }
 
 /**
+ * Node: a path, or a file: URL (string or URL), read through node_files.js (a variable
+ * specifier keeps bundlers from following it into node:fs). The file is opened for each read:
+ * nothing is left open, so nothing needs closing.
+ * @param {string | URL} location
+ * @returns {Promise<ByteSource>}
+ */
+async function fromPath(location) {
+  const nodeFiles = './node_files.js';
+  /** @type {typeof import('./node_files.js')} */
+  const node = await import(/* @vite-ignore */ /* webpackIgnore: true */ nodeFiles);
+  const text = String(location);
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text) && !text.startsWith('file:'))
+    throw new TypeError(`expected a path, a file: URL or an http(s) URL, got ${JSON.stringify(text.slice(0, 100))}`);
+  const path = text.startsWith('file:') ? node.fileURLToPath(text) : text;
+  let reader;
+  try {
+    reader = await node.pathSource(path);
+  } catch (cause) {
+    throw readError(`cannot read ${path}: ${errorText(cause)}`, cause);
+  }
+  const { size, read } = reader;
+  return { size, read, chunks: (offset, length) => readAhead(read, offset, length) };
+}
+
+/**
  * @param {{ fd?: unknown, stat?: unknown, read?: unknown }} source
  * @returns {source is FileHandleLike}
  */
@@ -142,8 +168,8 @@ function isFileHandle(source) {
 }
 
 /**
- * Wraps a Blob/File, ArrayBuffer, typed array, Node FileHandle, http(s) URL or
- * { size, read(offset, length) } object as a byte source. Sources take an optional
+ * Wraps a Blob/File, ArrayBuffer, typed array, Node FileHandle, http(s) URL, Node path (or
+ * file: URL) or { size, read(offset, length) } object as a byte source. Sources take an optional
  * AbortSignal as the last argument of read() and chunks() (only URLs use it).
  * @param {unknown} source
  * @param {Parameters<typeof fromUrl>[1]} [remote] options for URLs (fetch, headers, signal, firstRead)
@@ -153,13 +179,14 @@ function isFileHandle(source) {
 export async function toByteSource(source, remote = {}) {
   if (isHttpUrl(source)) return fromUrl(/** @type {string | URL} */ (source), remote);
   if (typeof source === 'string' || (typeof URL !== 'undefined' && source instanceof URL)) {
+    if (isNode()) return fromPath(source);
     throw new TypeError(
-      `expected an http:// or https:// URL, got ${JSON.stringify(String(source).slice(0, 100))} (read local files as a Blob, File or FileHandle)`,
+      `expected an http:// or https:// URL, got ${JSON.stringify(String(source).slice(0, 100))} (read local files as a Blob or File)`,
     );
   }
   if (source === null || (typeof source !== 'object' && typeof source !== 'function')) {
     throw new TypeError(
-      `expected a Blob, File, ArrayBuffer, Uint8Array, FileHandle, http(s) URL or { size, read } source, got ${source === null ? 'null' : typeof source}`,
+      `expected a Blob, File, ArrayBuffer, Uint8Array, FileHandle, path (Node), http(s) URL or { size, read } source, got ${source === null ? 'null' : typeof source}`,
     );
   }
   if (typeof Blob !== 'undefined' && source instanceof Blob) return fromBlob(source);
@@ -169,6 +196,6 @@ export async function toByteSource(source, remote = {}) {
   if (isFileHandle(other)) return fromFileHandle(other);
   if (typeof other.read === 'function' && 'size' in other) return fromReader(other);
   throw new TypeError(
-    'expected a Blob, File, ArrayBuffer, Uint8Array, FileHandle, http(s) URL or { size, read } source',
+    'expected a Blob, File, ArrayBuffer, Uint8Array, FileHandle, path (Node), http(s) URL or { size, read } source',
   );
 }

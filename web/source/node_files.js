@@ -66,3 +66,4 @@ export async function readWhole(path) {
 }
 
 export { join };
+export { fileURLToPath } from 'node:url';

@@ -15,5 +15,8 @@ export interface FileHandleLike {
   read(buffer: Uint8Array, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
 }
 
-/** What `openSafetensors` and `validateSafetensors` read from. */
+/**
+ * What `openSafetensors` and `validateSafetensors` read from. A string or URL is an http(s)
+ * URL, or in Node a path or file: URL (the file is opened for each read: nothing to close).
+ */
 export type SafetensorsSource = Blob | ArrayBuffer | ArrayBufferView | FileHandleLike | ByteReader | string | URL;

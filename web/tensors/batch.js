@@ -39,7 +39,7 @@ function runsOf(chosen) {
  * One stream of a run, served as consecutive ranges: `chunks(offset, length)` must be asked
  * for in order, each starting where the last ended.
  */
-class RunReader {
+export class RunReader {
   /**
    * @param {import('../source/byte_source.js').ByteSource} source
    * @param {number} offset

@@ -60,13 +60,16 @@ export class Channel {
    * @template {keyof Requests} K
    * @param {K} op
    * @param {Requests[K]['fields']} payload
-   * @param {{ signal?: AbortSignal, onProgress?: Progress, onPiece?: (piece: Piece) => void }} [handlers]
+   * @param {{ signal?: AbortSignal, onProgress?: Progress, onPiece?: (piece: Piece) => void, transfer?: any[] }} [handlers]
+   *   transfer: what the message moves (a MessagePort)
    * @returns {Promise<Requests[K]['answer']>}
    */
-  request(op, payload, { signal, onProgress, onPiece } = {}) {
+  request(op, payload, { signal, onProgress, onPiece, transfer } = {}) {
     throwIfAborted(signal);
     if (this.failure) return Promise.reject(this.failure);
     const id = this.next++;
+    // A Node worker keeps the process alive only while it has requests to answer.
+    if (this.pending.size === 0) this.endpoint.keepAlive?.(true);
     return new Promise((resolve, reject) => {
       const onAbort = () => {
         this.pending.delete(id);
@@ -88,8 +91,21 @@ export class Channel {
       });
       this.endpoint.post(
         /** @type {import('./worker_host.js').PageMessage} */ ({ id, op, progress: Boolean(onProgress), ...payload }),
+        transfer,
       ); // payload is op's
-    }).finally(() => this.pending.delete(id));
+    }).finally(() => {
+      this.pending.delete(id);
+      if (this.pending.size === 0) this.endpoint.keepAlive?.(false);
+    });
+  }
+
+  /**
+   * Stops waiting for request `id` (its answer will not come: the worker was told to abort it).
+   * @param {number} id
+   */
+  forget(id) {
+    this.pending.delete(id);
+    if (this.pending.size === 0) this.endpoint.keepAlive?.(false);
   }
 
   get busy() {

@@ -124,7 +124,7 @@ export function workerFile(channels, info) {
       } finally {
         // Left early: the worker stops, and nothing more is awaited from it.
         if (!finished && !failed) {
-          channel.pending.delete(id);
+          channel.forget(id);
           channel.endpoint.post({ op: 'abort', target: id });
         } else {
           await request;

@@ -2,8 +2,10 @@
 // package, runs each request on it and answers with plain objects; arrays are transferred,
 // not copied. Runs as a browser module worker or a Node worker thread.
 import { SafetensorsError, openSafetensors } from '../index.js';
+import { portReader } from './read_port.js';
 
 /** @typedef {import('../index.js').SafetensorsFile} SafetensorsFile */
+/** @typedef {{ port: import('./read_port.js').Port, size: number }} ServedSource  a source the page reads for this worker (read_port.js) */
 /** @typedef {import('../index.js').TensorArray} TensorArray */
 /** @typedef {(done: number, total: number) => void} Progress */
 /** @typedef {import('../tensors/decode.js').TensorPiece} Piece  one streamed piece, its array moved */
@@ -12,7 +14,7 @@ import { SafetensorsError, openSafetensors } from '../index.js';
  * Each request the page makes: its fields (besides `id`, `op` and `progress`) and the value the
  * worker answers. Options come without signal and onProgress: the worker makes its own.
  * @typedef {{
- *   open: { fields: { source: Blob | ArrayBuffer | Uint8Array | string, options: { headers?: HeadersInit, firstRead?: number } }, answer: OpenAnswer },
+ *   open: { fields: { source: Blob | ArrayBuffer | Uint8Array | string | ServedSource, options: { headers?: HeadersInit, firstRead?: number } }, answer: OpenAnswer },
  *   getTensor: { fields: { name: string, options: Omit<import('../index.js').GetTensorOptions, 'signal' | 'onProgress' | 'into'> }, answer: TensorArray },
  *   getTensors: { fields: { names: string[], options: Omit<import('../index.js').GetTensorsOptions, 'signal' | 'onProgress'> }, answer: Map<string, TensorArray> },
  *   describe: { fields: { options: { readAlpha?: boolean } }, answer: import('../index.js').ModelCard },
@@ -137,7 +139,8 @@ async function main() {
   /** @type {Handlers} */
   const requests = {
     async open({ source, options }) {
-      st = await openSafetensors(source, options);
+      const served = typeof source === 'object' && source !== null && 'port' in source;
+      st = await openSafetensors(served ? portReader(source.port, source.size) : source, options);
       const { tensors, metadata, headerSize, dataStart, fileSize, findings, report } = st;
       return { value: { tensors, metadata, headerSize, dataStart, fileSize, findings, report } };
     },

@@ -1,10 +1,13 @@
 // st.convert({ to }): the file rewritten with its float tensors as F16 or BF16, laid out as
 // the reference writer lays out those tensors. Converted tensors stream through the core's
 // rounding kernels (cpp/convert/narrow_float.h) a chunk at a time; the others are copied
-// (as slices of a Blob, when the file is one).
+// (as slices of a Blob, when the file is one). From other sources (a URL, a FileHandle), the
+// tensors whose bytes follow one another in both files are read as one range: one request
+// per run over HTTP. The metadata's claims of the data's hashes are dropped: they no longer hold.
 import { initSafetensors } from '../core/modules.js';
 import { chunksUntilAborted, throwIfAborted } from '../core/abort.js';
 import { SCRATCH_INPUT_BYTES } from '../tensors/decode.js';
+import { RunReader } from '../tensors/batch.js';
 import { metadataJson, packedHeader, referenceOrder } from './header_bytes.js';
 import { writeParts } from './writer.js';
 
@@ -58,13 +61,47 @@ async function* convertedChunks(core, source, job, options) {
 }
 
 /**
+ * The metadata to write: without the claims of hashes that cover the converted bytes (the
+ * file, its data section, AutoV1), which would no longer hold; base-model hashes stay.
+ * @param {Record<string, string> | null} metadata
+ * @param {{ key: string, covers: string }[]} claims the core's (cpp/analysis/embedded_hashes.h)
+ */
+function withoutDataHashes(metadata, claims) {
+  if (metadata === null) return null;
+  const stale = new Set(claims.filter((c) => c.covers !== 'base-model').map((c) => c.key));
+  return Object.fromEntries(Object.entries(metadata).filter(([key]) => !stale.has(key)));
+}
+
+/**
+ * Entries in the written order, cut into runs whose bytes follow one another in the source.
+ * @template {{ offset: number, length: number }} E
+ * @param {E[]} laid
+ * @returns {{ offset: number, length: number, entries: E[] }[]}
+ */
+function sourceRuns(laid) {
+  const runs = [];
+  let run = null;
+  for (const e of laid) {
+    if (run && run.offset + run.length === e.offset) {
+      run.entries.push(e);
+      run.length += e.length;
+    } else {
+      run = { offset: e.offset, length: e.length, entries: [e] };
+      runs.push(run);
+    }
+  }
+  return runs;
+}
+
+/**
  * @param {import('../index.js').SafetensorsFile} file
  * @param {{ size: number, chunks(offset: number, length: number, signal?: AbortSignal): AsyncIterable<Uint8Array> }} source
  * @param {(begin: number, end: number) => Blob | Uint8Array | null} slice the file's bytes without reading them, or null
+ * @param {{ key: string, covers: string }[]} claims the hashes the metadata claims
  * @param {{ to: string, tensors?: (name: string) => boolean, path?: string, signal?: AbortSignal,
  *   onProgress?: (done: number, total: number) => void }} options
  */
-export async function convertFile(file, source, slice, options) {
+export async function convertFile(file, source, slice, claims, options) {
   const { to, tensors: wanted, path, signal, onProgress } = options;
   if (!CONVERT_TARGETS.includes(to))
     throw new TypeError(`options.to must be ${CONVERT_TARGETS.map((t) => `'${t}'`).join(' or ')}`);
@@ -92,34 +129,49 @@ export async function convertFile(file, source, slice, options) {
     };
   });
   entries.sort(referenceOrder);
-  const { header, laid } = await packedHeader(core, metadataJson(file.metadata), entries);
+  const anyConverted = entries.some((e) => e.convert);
+  const metadata = anyConverted ? withoutDataHashes(file.metadata, claims) : file.metadata;
+  const { header, laid } = await packedHeader(core, metadataJson(metadata), entries);
   const total = laid.reduce((sum, e) => sum + (e.convert ? e.length : 0), 0);
   let done = 0;
   const onBytes = (/** @type {number} */ n) => onProgress?.((done += n), total);
   if (total === 0) onProgress?.(0, 0);
-  const converted = (/** @type {{ offset: number, length: number, from: DtypeRow }} */ e) =>
-    convertedChunks(
-      core,
-      source,
-      { offset: e.offset, length: e.length, from: e.from, to: target },
-      { signal, onBytes },
-    );
-  if (path !== undefined) {
-    const parts = laid.map((e) =>
-      e.convert ? converted(e) : (slice(e.offset, e.offset + e.length) ?? source.chunks(e.offset, e.length, signal)),
-    );
-    await writeParts(path, [header, ...parts], signal);
-    return undefined;
+  // Each tensor's bytes: a slice when the source has them, else a range of its run's read.
+  const sliced = slice(0, 0) !== null;
+  /** @type {RunReader[]} */
+  const readers = [];
+  const from = new Map();
+  if (!sliced)
+    for (const run of sourceRuns(laid)) {
+      const reader = new RunReader(/** @type {any} */ (source), run.offset, run.length, signal);
+      readers.push(reader);
+      for (const e of run.entries) from.set(e, reader);
+    }
+  const reading = (/** @type {(typeof laid)[number]} */ e) => from.get(e) ?? source;
+  const part = (/** @type {(typeof laid)[number]} */ e) =>
+    e.convert
+      ? convertedChunks(
+          core,
+          reading(e),
+          { offset: e.offset, length: e.length, from: e.from, to: target },
+          { signal, onBytes },
+        )
+      : (slice(e.offset, e.offset + e.length) ?? reading(e).chunks(e.offset, e.length, signal));
+  try {
+    if (path !== undefined) {
+      await writeParts(path, [header, ...laid.map(part)], signal);
+      return undefined;
+    }
+    /** @type {(Uint8Array | Blob)[]} */
+    const parts = [header];
+    for (const e of laid) {
+      const p = part(e);
+      if (p instanceof Blob || p instanceof Uint8Array) parts.push(p);
+      else for await (const chunk of p) parts.push(chunk.slice());
+    }
+    throwIfAborted(signal);
+    return new Blob(/** @type {BlobPart[]} */ (parts));
+  } finally {
+    for (const reader of readers) await reader.close();
   }
-  /** @type {(Uint8Array | Blob)[]} */
-  const parts = [header];
-  for (const e of laid) {
-    const copy = e.convert ? null : slice(e.offset, e.offset + e.length);
-    if (copy) parts.push(copy);
-    else
-      for await (const chunk of e.convert ? converted(e) : source.chunks(e.offset, e.length, signal))
-        parts.push(chunk.slice());
-  }
-  throwIfAborted(signal);
-  return new Blob(/** @type {BlobPart[]} */ (parts));
 }

@@ -93,12 +93,22 @@ export async function writeParts(path, parts, signal) {
 
 /**
  * Node: writes `file` with other metadata to `path`, its data section streamed from the
- * source it was opened from (any source: a FileHandle, a URL, bytes).
+ * source it was opened from (any source: a FileHandle, a URL, bytes); `onProgress` follows
+ * each chunk of it.
  * @param {string} path
  * @param {{ header: Uint8Array, dataStart: number, dataLength: number }} edited
  * @param {{ chunks(offset: number, length: number, signal?: AbortSignal): AsyncIterable<Uint8Array> }} source
- * @param {AbortSignal} [signal]
+ * @param {{ signal?: AbortSignal, onProgress?: (done: number, total: number) => void }} options
  */
-export async function writeEdited(path, edited, source, signal) {
-  await writeParts(path, [edited.header, source.chunks(edited.dataStart, edited.dataLength, signal)], signal);
+export async function writeEdited(path, edited, source, { signal, onProgress }) {
+  const total = edited.dataLength;
+  async function* counted() {
+    let done = 0;
+    if (total === 0) onProgress?.(0, 0);
+    for await (const chunk of source.chunks(edited.dataStart, total, signal)) {
+      yield chunk;
+      onProgress?.((done += chunk.byteLength), total);
+    }
+  }
+  await writeParts(path, [edited.header, counted()], signal);
 }
