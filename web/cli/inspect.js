@@ -128,8 +128,12 @@ export async function inspect(args) {
   const parsed = parseArgs(args, ['--json', '--civitai'], { single: true });
   if (!parsed) return usage();
   const [file] = parsed.files;
-  if (await isPipelineSource(file)) return inspectPipeline(file, parsed.has('--json'));
-  if (await isModelArgument(file)) return inspectModel(file, parsed.has('--json'));
+  const pipeline = await isPipelineSource(file);
+  const model = !pipeline && (await isModelArgument(file));
+  if (parsed.has('--civitai') && (pipeline || model))
+    console.error('inspect --civitai looks up single files: not done for a sharded model or a pipeline');
+  if (pipeline) return inspectPipeline(file, parsed.has('--json'));
+  if (model) return inspectModel(file, parsed.has('--json'));
   return openPath(file, async (st, report, card) => {
     const civitai = parsed.has('--civitai') && st ? await findOnCivitai(st) : undefined;
     if (parsed.has('--json')) {
