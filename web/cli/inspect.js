@@ -186,7 +186,10 @@ async function inspectFile(file, out, civitaiWanted) {
 export async function inspect(parsed) {
   const [file] = parsed.files;
   const json = parsed.has('--json');
-  if (file !== '-' && (await isPipelineSource(file))) return inspectPipeline(file, json, parsed.value('--variant'));
+  const pipeline = file !== '-' && (await isPipelineSource(file));
+  if (parsed.has('--civitai') && (pipeline || (file !== '-' && (await isModelArgument(file)))))
+    console.error('inspect --civitai looks up single files: not done for a sharded model or a pipeline');
+  if (pipeline) return inspectPipeline(file, json, parsed.value('--variant'));
   // A folder of unrelated files (LoRAs, no index): each file inspected in turn (--json: an array).
   const separate = await separateFiles(file);
   if (separate) {
