@@ -56,6 +56,8 @@ enum class FindingCode : std::uint8_t {
   IndexTotalSizeMismatch,  ///< metadata.total_size is not the tensors' summed bytes
   ShardNotReferenced,      ///< a picked .safetensors file no index entry names
   ComponentMissing,        ///< a diffusers pipeline component that has no safetensors weights
+  // Found in JS (web/file/validate.js):
+  HttpError,  ///< an http(s) source answered an error status: nothing was read
 };
 
 /// @brief A code's stable name and its severity.
@@ -65,7 +67,7 @@ struct FindingCodeInfo {
 };
 
 /// @brief Number of FindingCode values.
-inline constexpr int kFindingCodeCount = 28;
+inline constexpr int kFindingCodeCount = 29;
 
 /// @brief The table, indexed by FindingCode.
 inline constexpr std::array<FindingCodeInfo, kFindingCodeCount> kFindingCodes{{
@@ -97,6 +99,7 @@ inline constexpr std::array<FindingCodeInfo, kFindingCodeCount> kFindingCodes{{
     {"IndexTotalSizeMismatch", Severity::Warning},
     {"ShardNotReferenced", Severity::Info},
     {"ComponentMissing", Severity::Error},
+    {"HttpError", Severity::Error},
 }};
 
 /// @brief The row of `code`.

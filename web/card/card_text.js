@@ -103,3 +103,19 @@ export function trainingSummary(card) {
   }
   return out;
 }
+
+/**
+ * The Unicode bidirectional controls (embeddings, overrides, isolates, marks): in a name or a
+ * metadata value they can make text read in another order than it is stored ("Trojan Source",
+ * CVE-2021-42574), e.g. a tensor name that displays as another.
+ */
+export const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * `text` with each bidi control shown as its code point, "[U+202E]", so that it is seen and
+ * does nothing.
+ * @param {string} text
+ */
+export function markBidiControls(text) {
+  return text.replace(BIDI_CONTROLS, (c) => `[U+${c.codePointAt(0)?.toString(16).toUpperCase().padStart(4, '0')}]`);
+}

@@ -69,7 +69,8 @@ export type FindingCode =
   | 'UnsafeShardName'
   | 'IndexTotalSizeMismatch'
   | 'ShardNotReferenced'
-  | 'ComponentMissing';
+  | 'ComponentMissing'
+  | 'HttpError';
 
 export interface Finding {
   /** Stable identifier: a reference error kind or one of ours, e.g. "DuplicateTensorName". */

@@ -74,6 +74,11 @@ export interface ValidationReport {
   dataScan?: DataScan | null;
   /** Only with `hash: true`: the file's hashes (no data hash when its header's length is unreadable). */
   hashes?: HashResult;
+  /**
+   * validateSafetensors on an http(s) URL that answered an error status (404, 403, a lasting
+   * 5xx): that status. Nothing was read; the one finding is an `HttpError`.
+   */
+  status?: number;
 }
 
 export interface ReadOptions {
