@@ -49,6 +49,8 @@ async function viewOf(files, folder) {
   if (weights.length === 1) return [showFile, weights[0], weights[0].webkitRelativePath || weights[0].name];
   if (weights.length === 0)
     throw new Error(`no .safetensors file among the ${files.length === 1 ? 'file' : `${files.length} files`} given`);
+  const path = (f) => f.webkitRelativePath || f.name;
+  weights.sort((a, b) => (path(a) < path(b) ? -1 : path(a) > path(b) ? 1 : 0));
   return [showFiles, weights, folder ?? `${weights.length} files`];
 }
 

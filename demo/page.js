@@ -1,6 +1,6 @@
 // The parts of the page every view fills: the verdict, the findings, the metadata, the tensor
 // tree with its scan column, and clearing them all. `state` is what the page shows now.
-import { adapterText } from '../web/card/card_text.js';
+import { adapterName } from '../web/card/card_text.js';
 import { showCard, showHashes } from './card_panel.js';
 import { showModuleTree } from './module_tree.js';
 import { showEditor } from './edit_panel.js';
@@ -88,10 +88,11 @@ export function showScanResults(results) {
 export function tensorSummary(tensors, card) {
   const root = card.modules;
   const what = card.adapter
-    ? `${plural(tensors.length, 'tensor')} of an adapter (${adapterText(card)})`
+    ? `${plural(tensors.length, 'tensor')} of a ${adapterName(card)} adapter`
     : plural(tensors.length, 'tensor');
   if (root.path !== '') return shown(`${what}, all in ${root.path}.`);
   if (root.children.length === 0) return `${what}, none in a module (no name has a dot).`;
+  if (root.children.length === 1 && root.own.length === 0) return shown(`${what}, all in ${root.children[0].path}.`);
   const loose = root.own.length > 0 ? ` and ${root.own.length} at the top` : '';
   return `${what} in ${plural(root.children.length, 'top-level module')}${loose}.`;
 }

@@ -102,18 +102,19 @@ export function showComponents(pipeline, cards, show) {
 }
 
 /**
+ * @param {string[]} labels the files' paths in the folder
  * @param {File[]} files
  * @param {import('../web/index.js').ValidationReport[]} reports
  * @param {(index: number) => Promise<void>} show
  */
-export function showFileList(files, reports, show) {
+export function showFileList(labels, files, reports, show) {
   const body = $('files').tBodies[0];
   body.replaceChildren();
   for (const [i, file] of files.entries()) {
     const row = body.insertRow();
     row.dataset.testid = 'file-row';
     row.dataset.index = String(i);
-    const button = el('button', { type: 'button', textContent: shown(file.webkitRelativePath || file.name) });
+    const button = el('button', { type: 'button', textContent: shown(labels[i]) });
     button.addEventListener(
       'click',
       clicked(() => show(i)),

@@ -14,7 +14,7 @@ import { showCard } from './card_panel.js';
 import { showEditor } from './edit_panel.js';
 import { showFindings, showMetadata, showTensors, showVerdict, state } from './page.js';
 import { showComponents, showFileList, showShards } from './tables.js';
-import { $, formatBytes, plural } from './text.js';
+import { $, formatBytes, plural, shown } from './text.js';
 
 /**
  * Where the files of what is opened are, by their path in its folder: picked files (by
@@ -70,6 +70,11 @@ async function showFileView(file, st, report, signal) {
   showTensors(st, card);
   $('scan').disabled = st === null;
   $('hash-button').disabled = false;
+  $('scan-status').textContent = st
+    ? 'Reads every tensor once, counting NaN, infinities and all-zero tensors.'
+    : 'Nothing to scan: the reference loader rejects this file.';
+  $('hash-status').textContent =
+    "Reads the whole file once: SHA-256, AutoV2, AutoV3 and the data section's hash, checked against the metadata.";
   $('shards-box').hidden = true;
 }
 
@@ -115,6 +120,9 @@ async function showModelView(model, shardSource, signal) {
   const loadable = model.shards.some((s) => s.report.loadable);
   $('scan').disabled = !loadable;
   $('hash-button').disabled = !loadable;
+  $('scan-status').textContent = 'Reads every tensor of each loadable shard once, shard after shard.';
+  $('hash-status').textContent =
+    'Reads each loadable shard once, one after another: its SHA-256 goes in the shards table, its claims are checked.';
 }
 
 /** A diffusers pipeline: every component's verdict and a summary; one component below. */
@@ -150,7 +158,7 @@ export async function showPipeline(source, name, signal) {
 }
 
 async function showComponent(pipeline, component, name, locate, signal) {
-  $('file-name').textContent = `${name} › ${component.name}`;
+  $('file-name').textContent = shown(`${name} › ${component.name}`);
   for (const row of $('components').tBodies[0].rows)
     row.classList.toggle('selected', row.dataset.name === component.name);
   if ('shards' in component.model) {
@@ -165,6 +173,8 @@ async function showComponent(pipeline, component, name, locate, signal) {
  * first one shown below, another on a click.
  */
 export async function showFiles(files, name, signal) {
+  const path = (f) => f.webkitRelativePath || f.name;
+  const label = (f) => (path(f).startsWith(`${name}/`) ? path(f).slice(name.length + 1) : path(f));
   const reports = [];
   for (const [i, file] of files.entries()) {
     $('verdict').textContent = `reading headers: ${i} of ${files.length}…`;
@@ -172,7 +182,7 @@ export async function showFiles(files, name, signal) {
     signal.throwIfAborted();
   }
   const show = async (i) => {
-    $('file-name').textContent = `${name} › ${files[i].webkitRelativePath || files[i].name}`;
+    $('file-name').textContent = shown(`${name} › ${label(files[i])}`);
     for (const row of $('files').tBodies[0].rows) row.classList.toggle('selected', row.dataset.index === String(i));
     showVerdict(reports[i].loadable, reports[i].referenceError);
     showFindings(reports[i].findings);
@@ -182,6 +192,6 @@ export async function showFiles(files, name, signal) {
     await showFileView(files[i], st, report, signal);
     showEditor(st, files[i].name);
   };
-  showFileList(files, reports, show);
+  showFileList(files.map(label), files, reports, show);
   await show(0);
 }

@@ -46,6 +46,14 @@ export function shortCount(n) {
 }
 
 /**
+ * "LoRA", "LoKr", …: what kind of adapter the card's is (null for a model).
+ * @param {import('../index.js').ModelCard} card
+ */
+export function adapterName(card) {
+  return card.adapter ? (ADAPTER_NAMES[card.adapter.type] ?? card.adapter.type) : null;
+}
+
+/**
  * "LoKr (kohya, lycoris.kohya), rank 4, alpha 4, on unet and text_encoder", or null.
  * @param {import('../index.js').ModelCard} card
  */
@@ -53,7 +61,7 @@ export function adapterText(card) {
   const a = card.adapter;
   if (!a) return null;
   const how = [a.format, a.networkModule].filter(Boolean).join(', ');
-  const parts = [`${ADAPTER_NAMES[a.type] ?? a.type} (${how})`];
+  const parts = [`${adapterName(card)} (${how})`];
   if (a.rank !== null) parts.push(`rank ${a.rank}`);
   if (a.alpha !== null) parts.push(`alpha ${a.alpha}`);
   if (a.targets.length) parts.push(`on ${a.targets.slice(0, 6).join(', ')}${a.targets.length > 6 ? ', …' : ''}`);
