@@ -1,7 +1,7 @@
 // A SHA-256 lane in a worker (web/hashing/sha256_lane.js): hashes the byte pieces it is sent, in
 // order; `cut` answers the digest so far and starts again. Runs as a browser module worker
 // or a Node worker thread.
-import { createSHA256 } from 'hash-wasm';
+import { sha256Factory } from './load_sha256.js';
 
 /**
  * What the lane sends: a piece to hash, or a cut (answer the digest so far and start again).
@@ -33,7 +33,7 @@ async function hostPort() {
 // No top-level await: bundlers build workers as classic scripts by default (Vite: iife).
 async function main() {
   const port = await hostPort();
-  const hasher = await createSHA256();
+  const hasher = await (await sha256Factory())();
   hasher.init();
   port.listen((message) => {
     try {

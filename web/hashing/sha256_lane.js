@@ -2,6 +2,7 @@
 // range ends. A lane runs on this thread, or in a worker (web/hashing/hash_worker.js) so that the
 // hashes of one read (file, data section, tensors) use several cores. SHA-256 is hash-wasm's.
 import { SafetensorsError } from '../core/errors.js';
+import { sha256Factory } from './load_sha256.js';
 import { browserEndpoint, nodeEndpoint } from '../core/worker_endpoint.js';
 import { isNode } from '../core/platform.js';
 
@@ -12,7 +13,7 @@ const WORKER_START_MS = 10_000;
 
 /** @returns {Promise<import('hash-wasm').IHasher>} a fresh SHA-256 hasher, initialised */
 export async function newSha256() {
-  const { createSHA256 } = await import('hash-wasm'); // loaded on the first hash only
+  const createSHA256 = await sha256Factory();
   const hasher = await createSHA256();
   hasher.init();
   return hasher;
@@ -63,7 +64,7 @@ async function spawn() {
 
 /**
  * A lane in a worker of its own, or null when no worker can be started here (no Worker,
- * the script or hash-wasm cannot be loaded, e.g. without a bundler in a browser).
+ * the script or hash-wasm cannot be loaded).
  * @returns {Promise<Sha256Lane | null>}
  */
 export async function workerLane() {
