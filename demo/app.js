@@ -48,7 +48,11 @@ async function viewOf(files, folder) {
     return [showModel, files, folder ?? `${(indexes[0] ?? weights[0]).name} and ${files.length - 1} more files`];
   if (weights.length === 1) return [showFile, weights[0], weights[0].webkitRelativePath || weights[0].name];
   if (weights.length === 0)
-    throw new Error(`no .safetensors file among the ${files.length === 1 ? 'file' : `${files.length} files`} given`);
+    throw new Error(
+      files.length === 1
+        ? `${files[0].name} is not a .safetensors file (nor a folder, an index or a model_index.json)`
+        : `none of the ${files.length} files given is a .safetensors file`,
+    );
   const path = (f) => f.webkitRelativePath || f.name;
   weights.sort((a, b) => (path(a) < path(b) ? -1 : path(a) > path(b) ? 1 : 0));
   return [showFiles, weights, folder ?? `${weights.length} files`];
