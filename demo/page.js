@@ -111,29 +111,36 @@ export function showTensors(st, card) {
     `${tensorSummary(st.tensors, card)} Open a module to see its tensors; click a tensor to preview its first values.`;
 }
 
-/**
- * Empties every part of the page (nothing of the previous file stays: a failure shows only
- * its message) and stops the reads of the previous one; `name` is what is being opened.
- */
-export function clearView(name) {
+/** Empties what is shown of one file: its card and hashes, sizes, metadata and tensors. */
+export function clearFile() {
   for (const controller of Object.values(state.running)) controller.abort();
-  state.current = null;
   for (const id of ['scan', 'hash-button', 'expand-all']) $(id).disabled = true;
   $('scan-status').textContent = '';
   $('hash-status').textContent = '';
   showHashes(null);
   showCard(null, '');
+  $('card-title').textContent = '(nothing to show)';
+  $('preview').hidden = true;
+  for (const id of ['tensor-count', 'parameters', 'sizes', 'tensor-note']) $(id).textContent = '';
+  $('metadata').tBodies[0].replaceChildren();
+  $('metadata-title').textContent = 'Metadata';
+  $('module-tree').replaceChildren();
+}
+
+/**
+ * Empties every part of the page (nothing of the previous file stays: a failure shows only
+ * its message) and stops the reads of the previous one; `name` is what is being opened.
+ */
+export function clearView(name) {
+  clearFile();
+  state.current = null;
   $('card-title').textContent = '…';
-  for (const id of ['shards-box', 'components-box', 'files-box', 'preview']) $(id).hidden = true;
+  for (const id of ['shards-box', 'components-box', 'files-box']) $(id).hidden = true;
   showEditor(null, name);
   $('file-name').textContent = shown(name);
   $('verdict').textContent = 'reading…';
   $('verdict').className = '';
-  for (const id of ['tensor-count', 'parameters', 'sizes', 'tensor-note']) $(id).textContent = '';
   $('findings').replaceChildren();
-  $('metadata').tBodies[0].replaceChildren();
-  $('metadata-title').textContent = 'Metadata';
-  $('module-tree').replaceChildren();
 }
 
 /** What the page says when `name` could not be shown: the reason, and nothing else. */

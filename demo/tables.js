@@ -2,9 +2,13 @@
 // (with the pipeline's summary) and a folder's separate files. A click on a component or a
 // file shows it below; the page is busy until it is shown.
 import { familyText, shortCount } from '../web/card/card_text.js';
+import { clearFile } from './page.js';
 import { $, cell, el, formatBytes, plural, shown } from './text.js';
 
-/** Runs a click's work with the page busy, then done; a failure is said in the verdict. */
+/**
+ * Runs a click's work with the page busy, then done; a failure empties the file's parts of the
+ * page (nothing of the file shown before stays) and is said in the verdict.
+ */
 function clicked(work) {
   return async () => {
     document.body.dataset.state = 'busy';
@@ -12,6 +16,7 @@ function clicked(work) {
       await work();
     } catch (error) {
       if (error?.name !== 'AbortError') {
+        clearFile();
         $('verdict').textContent = shown(`could not read the file: ${error.message}`);
         $('verdict').className = 'rejected';
       }

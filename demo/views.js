@@ -158,6 +158,7 @@ export async function showPipeline(source, name, signal) {
 }
 
 async function showComponent(pipeline, component, name, locate, signal) {
+  signal.throwIfAborted(); // a click on a table something newer has replaced
   $('file-name').textContent = shown(`${name} › ${component.name}`);
   for (const row of $('components').tBodies[0].rows)
     row.classList.toggle('selected', row.dataset.name === component.name);
@@ -182,6 +183,7 @@ export async function showFiles(files, name, signal) {
     signal.throwIfAborted();
   }
   const show = async (i) => {
+    signal.throwIfAborted();
     $('file-name').textContent = shown(`${name} › ${label(files[i])}`);
     for (const row of $('files').tBodies[0].rows) row.classList.toggle('selected', row.dataset.index === String(i));
     showVerdict(reports[i].loadable, reports[i].referenceError);
