@@ -18,23 +18,28 @@ SAMPLE := demo/sample.safetensors
 STAMP_DIR := build/stamps
 
 # Debian packages: the command or file that shows each is present.
-APT_CHECKS := em++:emscripten chromium:chromium cmake:cmake g++:g++ clang++:clang clang-format:clang-format
+APT_CHECKS := em++:emscripten chromium:chromium cmake:cmake g++:g++ clang++:clang clang-format:clang-format python3:python3
 APT_FILES := /usr/include/gtest/gtest.h:libgtest-dev
 
-.PHONY: setup native wasm build test test-fast demo bench fuzz fuzz-build fuzz-smoke clean native-test sanitize-test wasm-test js-test js-test-node js-test-browser lint format
+.PHONY: setup native wasm build test test-fast demo bench fuzz fuzz-build fuzz-smoke serde-differential clean native-test sanitize-test wasm-test js-test js-test-node js-test-browser lint format
 
 setup: $(STAMP_DIR)/apt $(STAMP_DIR)/npm
 
-$(STAMP_DIR)/apt:
-	@missing=""; \
-	for pair in $(APT_CHECKS); do command -v $${pair%%:*} >/dev/null 2>&1 || missing="$$missing $${pair##*:}"; done; \
-	for pair in $(APT_FILES); do [ -e $${pair%%:*} ] || missing="$$missing $${pair##*:}"; done; \
+# Installs the Debian packages named in $$missing (as root), or says which are missing.
+define install_missing
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "installing Debian packages:$$missing"; \
 	    apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing || exit 1; \
 	  else echo "missing Debian packages:$$missing (run: sudo apt-get install$$missing)"; exit 1; fi; \
 	fi
+endef
+
+$(STAMP_DIR)/apt:
+	@missing=""; \
+	for pair in $(APT_CHECKS); do command -v $${pair%%:*} >/dev/null 2>&1 || missing="$$missing $${pair##*:}"; done; \
+	for pair in $(APT_FILES); do [ -e $${pair%%:*} ] || missing="$$missing $${pair##*:}"; done; \
+	$(install_missing)
 	@mkdir -p $(STAMP_DIR) && touch $@
 
 $(STAMP_DIR)/npm: package.json package-lock.json
@@ -108,6 +113,7 @@ bench: build
 	node tests/bench/decode.bench.js
 	node tests/bench/scan.bench.js
 	node tests/bench/hash.bench.js
+	node tests/bench/hash_cli.bench.js
 	node tests/bench/sharded.bench.js
 	node tests/bench/convert.bench.js
 	node tests/bench/batch.bench.js
@@ -116,7 +122,8 @@ bench: build
 
 # libFuzzer with ASan+UBSan: header_fuzzer (the header analysis) and decode_fuzzer (the
 # conversion kernels), seeded from the real fixtures (when ../shared is there), the demo
-# sample and the crafted file of each finding (tools/finding_files.js). Corpora grow in build/fuzz/corpus/<target>.
+# sample, the crafted file of each finding (tools/finding_files.js) and the files of other formats
+# (tools/foreign_files.py). Corpora grow in build/fuzz/corpus/<target>.
 FUZZ_DIR := build/fuzz
 FUZZ_TARGETS := header_fuzzer decode_fuzzer
 FUZZ_SMOKE_SECONDS ?= 20
@@ -128,12 +135,35 @@ fuzz-build: $(STAMP_DIR)/apt $(STAMP_DIR)/npm $(SAMPLE)
 	rm -rf $(FUZZ_DIR)/seeds && mkdir -p $(FUZZ_DIR)/seeds
 	cp $(SAMPLE) $(FUZZ_DIR)/seeds/
 	node tools/finding_files.js $(FUZZ_DIR)/seeds
+	# Files of other formats (NotSafetensors), each as a .safetensors seed.
+	python3 tools/foreign_files.py $(FUZZ_DIR)/foreign
+	for f in $(FUZZ_DIR)/foreign/*; do [ "$${f##*/}" = expected.tsv ] || cp "$$f" "$(FUZZ_DIR)/seeds/foreign_$${f##*/}.safetensors"; done
 	if [ -d ../shared/fixtures/real ]; then find ../shared/fixtures/real -name '*.safetensors' -exec cp {} $(FUZZ_DIR)/seeds/ \; ; fi
 	# A seed byte of 0 in front: for the header, "claimed size = bytes given"; for decode, BOOL.
 	for f in $(FUZZ_DIR)/seeds/*.safetensors; do printf '\0' | cat - "$$f" > "$$f.seed"; rm "$$f"; done
 
+# serde_json itself (tools/serde_verdict, built offline from the crate sources Debian ships)
+# against our header JSON verdict on SERDE_CASES generated headers: number literals at the
+# edge of f64 and past i32 exponents, nesting 120-130 deep with every leaf kind.
+SERDE_APT := cargo librust-serde-json-dev librust-serde-derive-dev
+SERDE_VERDICT := tools/serde_verdict/target/release/serde_verdict
+SERDE_CASES ?= 1000000
+SERDE_SEED ?= 1
+
+$(STAMP_DIR)/apt-serde:
+	@missing=""; for p in $(SERDE_APT); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	$(install_missing)
+	@mkdir -p $(STAMP_DIR) && touch $@
+
+$(SERDE_VERDICT): tools/serde_verdict/src/main.rs tools/serde_verdict/Cargo.toml $(STAMP_DIR)/apt-serde
+	cd tools/serde_verdict && cargo build --release --quiet --locked
+
+serde-differential: native $(SERDE_VERDICT)
+	$(NATIVE_DIR)/serde_differential generate $(SERDE_CASES) $(SERDE_SEED) | $(SERDE_VERDICT) | \
+	  $(NATIVE_DIR)/serde_differential compare; exit $$(( $${PIPESTATUS[0]} | $${PIPESTATUS[1]} | $${PIPESTATUS[2]} ))
+
 # Each target for FUZZ_SECONDS (make fuzz) or FUZZ_SMOKE_SECONDS (make test: catches regressions).
-fuzz: fuzz-build
+fuzz: fuzz-build serde-differential
 	for t in $(FUZZ_TARGETS); do mkdir -p $(FUZZ_DIR)/corpus/$$t && \
 	  $(FUZZ_DIR)/$$t -max_total_time=$(FUZZ_SECONDS) $(FUZZ_FLAGS) $(FUZZ_DIR)/corpus/$$t $(FUZZ_DIR)/seeds || exit 1; done
 

@@ -1,6 +1,7 @@
 // The parts of the page every view fills: the verdict, the findings, the metadata, the tensor
 // tree with its scan column, and clearing them all. `state` is what the page shows now.
 import { adapterName } from '../web/card/card_text.js';
+import { verdictText } from '../web/file/verdict_text.js';
 import { showCard, showHashes } from './card_panel.js';
 import { showModuleTree } from './module_tree.js';
 import { showEditor } from './edit_panel.js';
@@ -47,6 +48,14 @@ export function showMetadata(metadata) {
   }
 }
 
+/** A file's verdict: loadable, or the reference's error kind, and what the file is when not safetensors at all. */
+export function showReportVerdict(report) {
+  const verdict = $('verdict');
+  verdict.textContent = shown(verdictText(report));
+  verdict.className = report.loadable ? 'loadable' : 'rejected';
+}
+
+/** A model's or a pipeline's verdict: loadable, or why not. */
 export function showVerdict(loadable, why) {
   const verdict = $('verdict');
   verdict.textContent = shown(loadable ? 'loadable' : `not loadable: ${why}`);

@@ -2,6 +2,7 @@
 // (with the pipeline's summary) and a folder's separate files. A click on a component or a
 // file shows it below; the page is busy until it is shown.
 import { familyText, shortCount } from '../web/card/card_text.js';
+import { verdictText } from '../web/file/verdict_text.js';
 import { clearFile } from './page.js';
 import { $, cell, el, formatBytes, plural, shown } from './text.js';
 
@@ -27,7 +28,10 @@ function clicked(work) {
 
 function verdictCell(row, report) {
   const { loadable, referenceError, findings } = report;
-  const verdict = cell(row, loadable ? 'loadable' : `not loadable: ${referenceError ?? findings[0]?.code ?? ''}`);
+  const verdict = cell(
+    row,
+    loadable || referenceError ? verdictText(report) : `not loadable: ${findings[0]?.code ?? ''}`,
+  );
   verdict.className = loadable ? 'loadable' : 'rejected';
 }
 

@@ -12,7 +12,7 @@ import {
 import { shardUrl } from '../web/sharded/shard_index.js';
 import { showCard } from './card_panel.js';
 import { showEditor } from './edit_panel.js';
-import { showFindings, showMetadata, showTensors, showVerdict, state } from './page.js';
+import { showFindings, showMetadata, showReportVerdict, showTensors, showVerdict, state } from './page.js';
 import { showComponents, showFileList, showShards } from './tables.js';
 import { $, formatBytes, plural, shown } from './text.js';
 
@@ -46,7 +46,7 @@ async function open(file, signal) {
 export async function showFile(file, name, signal) {
   const { st, report } = await open(file, signal);
   signal.throwIfAborted();
-  showVerdict(report.loadable, report.referenceError);
+  showReportVerdict(report);
   showFindings(report.findings);
   state.current = { file, st: null, scan: null, findings: report.findings, shards: null };
   await showFileView(file, st, report, signal);
@@ -186,7 +186,7 @@ export async function showFiles(files, name, signal) {
     signal.throwIfAborted();
     $('file-name').textContent = shown(`${name} › ${label(files[i])}`);
     for (const row of $('files').tBodies[0].rows) row.classList.toggle('selected', row.dataset.index === String(i));
-    showVerdict(reports[i].loadable, reports[i].referenceError);
+    showReportVerdict(reports[i]);
     showFindings(reports[i].findings);
     state.current = { file: files[i], st: null, scan: null, findings: reports[i].findings, shards: null };
     const { st, report } = await open(files[i], signal);

@@ -1,6 +1,7 @@
 // One crafted file per finding code, written to a folder: shared by the CLI test
 // (validate --json), the demo test (the findings list) and the fuzzers' seeds, so that
 // every finding is shown to work end to end on a real file.
+import { createHash } from 'node:crypto';
 import { open, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { rawFile, writeSafetensors } from './write_safetensors.js';
@@ -51,6 +52,13 @@ function cases() {
     LeadingWhitespace: { file: padded('\n  {}') },
     OversizedHeader: { file: padded(`{}${' '.repeat(8192)}`) },
     MetadataIncompleteBuffer: { file: new Uint8Array([...base, 0x50, 0x4b, 3, 4]), loadable: false },
+    // What a clone without Git LFS holds instead of `base` (git-lfs/git-lfs docs/spec.md).
+    NotSafetensors: {
+      file: new TextEncoder().encode(
+        `version https://git-lfs.github.com/spec/v1\noid sha256:${createHash('sha256').update(base).digest('hex')}\nsize ${base.byteLength}\n`,
+      ),
+      loadable: false,
+    },
     NonFiniteValues: {
       file: writeSafetensors([{ name: 'w', dtype: 'F32', shape: [3], data: f32(1, NaN, -Infinity) }]),
       scan: true,

@@ -8,6 +8,7 @@ export * from './hashing/types.js';
 export * from './card/types.js';
 export * from './sharded/types.js';
 export * from './write/types.js';
+export * from './compare/types.js';
 import type { InitOptions, SafetensorsError } from './core/types.js';
 import type { ReadOptions, SafetensorsFile, ValidateOptions, ValidationReport } from './file/types.js';
 import type {
@@ -21,6 +22,7 @@ import type {
 import type { ByteReader, SafetensorsSource } from './source/types.js';
 import type { DataScan } from './tensors/types.js';
 import type { TensorToWrite } from './write/types.js';
+import type { DiffOptions, DiffResult } from './compare/types.js';
 
 /**
  * Loads the core's wasm module; optional (the first call of any function does it). Options given
@@ -85,3 +87,31 @@ export function openSafetensorsPipeline(
 
 /** Whether a source is a diffusers pipeline (a model_index.json URL or path, or a folder or picked files holding one). */
 export function isPipelineSource(source: unknown): Promise<boolean>;
+
+/**
+ * What changed between two checkpoints: each side a SafetensorsFile or ShardedModel, or any source
+ * openSafetensors or openSafetensorsIndex takes (an index URL or path, picked files or a folder is
+ * a sharded model). Tensors are matched by name, so one model in another sharding compares equal.
+ */
+export function diffSafetensors(a: unknown, b: unknown, options?: DiffOptions): Promise<DiffResult>;
+
+/**
+ * Asks Civitai which model version a hash belongs to (GET {baseUrl}/api/v1/model-versions/by-hash/{hash});
+ * hash: AutoV1, AutoV2, AutoV3 or SHA-256 (hex, "0x" allowed). null when Civitai knows no such file (404);
+ * SafetensorsError HttpError (other statuses), ReadError (network) or UnexpectedResponse (not a model version).
+ */
+export function lookupCivitai(
+  hash: string,
+  options?: import('./card/types.js').CivitaiLookupOptions,
+): Promise<import('./card/types.js').CivitaiModelVersion | null>;
+
+export * from './provenance/bom_types.js';
+/**
+ * A CycloneDX 1.6 bill of materials (JSON object) of a model: a machine-learning-model component with a
+ * modelCard from the model card, one file component per file with its SHA-256, and a signature check's
+ * result when given. Every file is read once.
+ */
+export function createModelBom(
+  model: import('./provenance/bom_types.js').BomModelSource,
+  options?: import('./provenance/bom_types.js').ModelBomOptions,
+): Promise<import('./provenance/bom_types.js').CycloneDxBom>;

@@ -5,12 +5,16 @@ import { openFile } from './file/open_file.js';
 import { checkOptions } from './file/options.js';
 import { openShardedModel } from './sharded/sharded_model.js';
 import { openPipeline } from './sharded/pipeline.js';
+import { diffCheckpoints } from './compare/diff.js';
+import { openSide } from './compare/open_side.js';
 
 export { initSafetensors } from './core/modules.js';
 export { SafetensorsError } from './core/errors.js';
 export { validateSafetensors } from './file/validate.js';
 export { serializeSafetensors, writeSafetensors } from './write/writer.js';
 export { isPipelineSource } from './sharded/pipeline_files.js';
+export { lookupCivitai } from './card/civitai.js';
+export { createModelBom } from './provenance/bom.js';
 
 /**
  * Reads the header of a .safetensors file and returns its tensors and metadata, its
@@ -49,4 +53,18 @@ export async function openSafetensorsIndex(source, options = {}) {
  */
 export async function openSafetensorsPipeline(source, options = {}) {
   return openPipeline(source, checkOptions(options), { openSafetensors, openSafetensorsIndex });
+}
+
+/**
+ * What changed between two checkpoints (files or sharded models, opened or given as sources):
+ * tensors added, removed and changed (dtype, shape; with `data` their bytes), metadata keys.
+ * @param {unknown} a
+ * @param {unknown} b
+ * @param {import('./index.js').DiffOptions} [options]
+ * @returns {Promise<import('./index.js').DiffResult>}
+ */
+export async function diffSafetensors(a, b, options = {}) {
+  return diffCheckpoints(a, b, options, (side, sideOptions) =>
+    openSide(side, sideOptions, { openSafetensors, openSafetensorsIndex }),
+  );
 }

@@ -1,9 +1,11 @@
 // The reference checks in order (steps 1-7 of docs/reference-rules.md). The first failing
-// step is the verdict; findings are gathered from whatever could be read.
+// step is the verdict; findings are gathered from whatever could be read, and a rejected file
+// that is another format altogether says so first (NotSafetensors).
 #include "analysis/analyze_header.h"
 
 #include <utility>
 
+#include "analysis/foreign_format.h"
 #include "findings/header_findings.h"
 #include "findings/layout_findings.h"
 #include "findings/metadata_findings.h"
@@ -25,9 +27,8 @@ Report reject(Report& report, ReferenceError error, std::string message, const s
   return std::move(report);
 }
 
-}  // namespace
-
-Report analyze_header(std::span<const std::uint8_t> file_start, std::uint64_t file_size, bool padded) {
+// Steps 1-7 (analyze_header adds what it tells of a rejected file's format).
+Report check_file(std::span<const std::uint8_t> file_start, std::uint64_t file_size, bool padded) {
   Report report;
   report.file_size = file_size;
 
@@ -35,7 +36,8 @@ Report analyze_header(std::span<const std::uint8_t> file_start, std::uint64_t fi
   const HeaderExtent extent = read_header_extent(file_start, file_size);
   report.header_length = extent.header_length;
   if (extent.error != ReferenceError::None) {
-    return reject(report, extent.error, prefix_message(extent.error, extent.header_length, file_size));
+    const bool header_starts = looks_like_safetensors(file_start, file_size);
+    return reject(report, extent.error, prefix_message(extent.error, extent.header_length, file_size, header_starts));
   }
   report.data_start = kLengthPrefixSize + extent.header_length;
   if (file_start.size() < report.data_start) {
@@ -82,6 +84,19 @@ Report analyze_header(std::span<const std::uint8_t> file_start, std::uint64_t fi
   }
   if (expected != file_size) {
     return reject(report, ReferenceError::MetadataIncompleteBuffer, size_message(expected, file_size));
+  }
+  return report;
+}
+
+}  // namespace
+
+Report analyze_header(std::span<const std::uint8_t> file_start, std::uint64_t file_size, bool padded) {
+  Report report = check_file(file_start, file_size, padded);
+  if (report.outcome == Outcome::Verdict && report.error != ReferenceError::None) {
+    if (auto foreign = detect_foreign_format(file_start, file_size)) {
+      report.findings.insert(report.findings.begin(),
+                             Finding{FindingCode::NotSafetensors, std::move(foreign->message), {}, foreign->format});
+    }
   }
   return report;
 }

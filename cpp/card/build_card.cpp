@@ -6,6 +6,7 @@
 
 #include "analysis/embedded_hashes.h"
 #include "card/adapter_detect.h"
+#include "card/card_civitai.h"
 #include "card/card_images.h"
 #include "card/card_metadata.h"
 #include "card/detect_family.h"
@@ -107,6 +108,7 @@ ModelCard build_card(std::span<const TensorView> tensors, const Metadata& metada
   card.training = training_values(meta);
   card.images = card_images(meta);
   card.embedded_hashes = embedded_hashes(metadata);  // the analysis' own reading of them
+  card.civitai = civitai_ref(metadata, card.embedded_hashes);
   card.kohya_module_names = scan.kohya_names;
   return card;
 }

@@ -167,6 +167,21 @@ void write_architecture(Json& j, const Architecture& a) {
   j.end_object();
 }
 
+void write_civitai(Json& j, const CivitaiRef& c) {
+  j.begin_object();
+  j.key("air");
+  j.optional_string(c.air);
+  j.key("modelId");
+  c.model_id ? j.number(*c.model_id) : j.null();
+  j.key("versionId");
+  c.version_id ? j.number(*c.version_id) : j.null();
+  j.key("pageUrl");
+  j.optional_string(c.page_url);
+  j.key("byHashUrl");
+  j.optional_string(c.by_hash_url);
+  j.end_object();
+}
+
 void write_training(Json& j, const std::vector<std::pair<std::string, TrainingValue>>& values) {
   j.begin_object();
   for (const auto& [key, v] : values) {
@@ -299,6 +314,8 @@ void write_card_json(const ModelCard& card, std::string& out) {
     j.end_object();
   }
   j.end_array();
+  j.key("civitai");
+  card.civitai ? write_civitai(j, *card.civitai) : j.null();
   j.end_object();
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "analysis/embedded_hashes.h"
+#include "card/card_civitai.h"
 
 namespace safetensors {
 
@@ -124,6 +125,7 @@ struct ModelCard {
   std::optional<std::vector<std::pair<std::string, TrainingValue>>> training;
   std::vector<CardImage> images;
   std::vector<EmbeddedHash> embedded_hashes;  ///< cpp/analysis/embedded_hashes.h, as the analysis finds them
+  std::optional<CivitaiRef> civitai;          ///< card_civitai.h
   /// How the module tree splits names (module_tree.h: kohya adapter names split at '_' too). The
   /// tree is built apart, on first use (web/ builds it when `card.modules` is first read).
   bool kohya_module_names = false;

@@ -10,11 +10,14 @@
 #include <string>
 #include <string_view>
 
+#include "analysis/foreign_format.h"
+
 namespace safetensors {
 
 /// @brief How much a finding matters.
 enum class Severity : std::uint8_t {
-  Error,    ///< the reference loader rejects the file (or a sharded model: cannot load it whole)
+  Error,    ///< the reference loader rejects the file (or a sharded model: cannot load it whole; or a
+            ///< rejected file is not safetensors at all: NotSafetensors)
   Warning,  ///< loadable, but likely wrong or unsafe to rely on
   Info,     ///< loadable and fine, worth knowing
 };
@@ -27,6 +30,7 @@ inline constexpr std::array<std::string_view, kSeverityCount> kSeverityNames{"er
 
 /// @brief The codes of our findings (a reference error kind is the other kind of code).
 enum class FindingCode : std::uint8_t {
+  NotSafetensors,           ///< a rejected file is another format (analysis/foreign_format.h)
   DuplicateTensorName,      ///< a tensor name appears twice; the reference keeps the last
   DuplicateMetadataKey,     ///< a __metadata__ key appears twice; the reference keeps the last
   ArrayTensorEntry,         ///< entries written as [dtype, shape, offsets]
@@ -67,10 +71,11 @@ struct FindingCodeInfo {
 };
 
 /// @brief Number of FindingCode values.
-inline constexpr int kFindingCodeCount = 29;
+inline constexpr int kFindingCodeCount = 30;
 
 /// @brief The table, indexed by FindingCode.
 inline constexpr std::array<FindingCodeInfo, kFindingCodeCount> kFindingCodes{{
+    {"NotSafetensors", Severity::Error},
     {"DuplicateTensorName", Severity::Warning},
     {"DuplicateMetadataKey", Severity::Warning},
     {"ArrayTensorEntry", Severity::Warning},
@@ -109,9 +114,10 @@ constexpr const FindingCodeInfo& finding_code_info(FindingCode code) {
 
 /// @brief One observation about the file, for a person.
 struct Finding {
-  FindingCode code;                        ///< what kind of observation (name and severity in kFindingCodes)
-  std::string message;                     ///< a sentence saying what it means and what to do
-  std::optional<std::string> tensor = {};  ///< the tensor concerned, if one is
+  FindingCode code;                          ///< what kind of observation (name and severity in kFindingCodes)
+  std::string message;                       ///< a sentence saying what it means and what to do
+  std::optional<std::string> tensor = {};    ///< the tensor concerned, if one is
+  std::optional<ForeignFormat> format = {};  ///< NotSafetensors: what the file is instead
 
   /// @brief The code's severity.
   Severity severity() const { return finding_code_info(code).severity; }

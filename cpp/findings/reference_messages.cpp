@@ -6,7 +6,16 @@
 
 namespace safetensors {
 
-std::string prefix_message(ReferenceError error, std::uint64_t n, std::uint64_t file_size) {
+namespace {
+
+// "the file has N bytes, the header needs M".
+std::string cut_short_counts(std::uint64_t file_size, std::uint64_t needed) {
+  return "the file has " + count_bytes(file_size) + ", the header needs " + group_digits(needed);
+}
+
+}  // namespace
+
+std::string prefix_message(ReferenceError error, std::uint64_t n, std::uint64_t file_size, bool header_starts) {
   switch (error) {
     case ReferenceError::HeaderTooSmall:
       return "the file is only " + count_bytes(file_size) +
@@ -16,10 +25,14 @@ std::string prefix_message(ReferenceError error, std::uint64_t n, std::uint64_t 
       return "the first 8 bytes give a header length of " + count_bytes(n) +
              ", above the reference loader's limit of 100,000,000; this is not a safetensors file, "
              "or its first bytes are damaged";
-    default:
-      return "the first 8 bytes give a header length of " + count_bytes(n) + ", but only " +
-             count_bytes(file_size - kLengthPrefixSize) +
-             " follow them; the file is truncated or is not a safetensors file";
+    default: {
+      // 8 + n > file_size here, so file_size >= 8 and 8 + n cannot overflow (n <= 100,000,000).
+      const std::string counts = cut_short_counts(file_size, kLengthPrefixSize + n);
+      return header_starts ? counts + ": the download looks cut short; download or copy it again"
+                           : counts +
+                                 " (a header length read from its first 8 bytes): the download looks cut short, "
+                                 "or this is not a safetensors file";
+    }
   }
 }
 
@@ -65,8 +78,8 @@ std::string size_message(std::optional<std::uint64_t> expected, std::uint64_t fi
     return "file is longer than its tensors: " + group_digits(extra) + (extra == 1 ? " extra byte" : " extra bytes") +
            " after the last tensor; it may be truncated or appended to";
   }
-  return "file is shorter than its tensors: " + count_bytes(*expected - file_size) +
-         " missing at the end; it is truncated (an interrupted download or copy?)";
+  return cut_short_counts(file_size, *expected) + ": the download looks cut short (" +
+         count_bytes(*expected - file_size) + " missing at the end); download or copy it again";
 }
 
 }  // namespace safetensors

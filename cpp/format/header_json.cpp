@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "findings/message_text.h"
+#include "format/serde_limits.h"
 #include "format/serde_numbers.h"
 #include "simdjson.h"
 
@@ -16,8 +17,9 @@ namespace {
 using simdjson::dom::element;
 using simdjson::dom::element_type;
 
-// serde_json's recursion limit: 128 nested containers fail, 127 pass.
-constexpr std::size_t kMaxJsonDepth = 127;
+// simdjson counts only non-empty containers and fails at this depth: it passes
+// every document serde_json passes, and measure_serde_limits decides the rest.
+constexpr std::size_t kMaxJsonDepth = kSerdeMaxDepth + 1;
 // A parser kept between calls holds this much header capacity at most.
 constexpr std::size_t kKeepParserCapacity = 8u << 20;
 
@@ -64,9 +66,12 @@ bool read_u64(element value, std::uint64_t& out) {
   return true;
 }
 
+// An ignored field's value sits inside the top-level object and the entry.
+constexpr std::size_t kIgnoredValueLevel = 3;
+
 class EntryReader {
  public:
-  explicit EntryReader(std::string_view name) : name_(name) {}
+  EntryReader(std::string_view name, SerdeLimits& ignored) : name_(name), ignored_(ignored) {}
 
   bool read(element value, TensorEntry& entry, EntryQuirks& quirks) {
     entry.name = std::string(name_);
@@ -101,6 +106,7 @@ class EntryReader {
         if (!read_offsets(field.value, entry)) return false;
       } else {
         ++quirks.unknown_fields;
+        measure_serde_limits(field.value, kIgnoredValueLevel, ignored_);
       }
     }
     if (!seen_dtype) return fail("has no \"dtype\" field");
@@ -169,8 +175,14 @@ class EntryReader {
   }
 
   std::string_view name_;
+  SerdeLimits& ignored_;
   std::string reason_;
 };
+
+std::string out_of_range_reason(std::string_view literal) {
+  return "the number " + std::string(literal) +
+         " is out of range as the reference's JSON reader (serde_json) computes it";
+}
 
 HeaderJsonResult failure(std::string reason) {
   HeaderJsonResult result;
@@ -178,8 +190,10 @@ HeaderJsonResult failure(std::string reason) {
   return result;
 }
 
-// Reads the parsed document into `out`; returns the reason on failure.
-std::optional<std::string> read_document(element root, ParsedHeader& out) {
+// Reads the parsed document into `out`; returns the reason on failure. `ignored` gets
+// what the values of ignored fields hold (the only places serde_json's depth and
+// number limits can bite once the rest has the expected shape).
+std::optional<std::string> read_document(element root, ParsedHeader& out, SerdeLimits& ignored) {
   simdjson::dom::object top;
   if (root.get_object().get(top)) return "the header's JSON is not an object";
   bool seen_metadata = false;
@@ -208,7 +222,7 @@ std::optional<std::string> read_document(element root, ParsedHeader& out) {
       out.tensors.reserve(top.size());
       out.quirks.reserve(top.size());
     }
-    EntryReader reader(member.key);
+    EntryReader reader(member.key, ignored);
     TensorEntry entry;
     EntryQuirks quirks;
     if (!reader.read(member.value, entry, quirks)) return reader.reason();
@@ -244,23 +258,38 @@ HeaderJsonResult parse_header_json(std::span<const std::uint8_t> header, bool pa
       return oom;
     }
   }
-  std::optional<std::string> rewritten;
-  if (may_contain_negative_zero(text)) rewritten = rewrite_serde_numbers(text);
+  // Numbers: simdjson reads them correctly rounded, serde_json by its own steps.
+  // Their readings differ only for -0, integers past 64 bits and magnitudes near
+  // DBL_MAX; the audit (a second pass over the text) runs only when one may be there.
+  std::optional<NumberAudit> audit;
+  if (may_contain_negative_zero(text)) audit = audit_serde_numbers(text);
+  auto parse = [&](element& root) {
+    if (audit && audit->rewritten) return parser.parse(*audit->rewritten).get(root);
+    return parser.parse(text.data(), text.size(), !padded).get(root);
+  };
   element root;
-  auto err = rewritten ? parser.parse(*rewritten).get(root) : parser.parse(text.data(), text.size(), !padded).get(root);
-  if ((err == simdjson::BIGINT_ERROR || err == simdjson::NUMBER_ERROR) && !rewritten) {
-    rewritten = rewrite_serde_numbers(text);
-    if (rewritten) err = parser.parse(*rewritten).get(root);
+  simdjson::error_code err = simdjson::SUCCESS;
+  if (!audit || audit->out_of_range.empty()) err = parse(root);
+  if ((err == simdjson::BIGINT_ERROR || err == simdjson::NUMBER_ERROR) && !audit) {
+    audit = audit_serde_numbers(text);
+    if (audit->out_of_range.empty() && audit->rewritten) err = parse(root);
   }
   HeaderJsonResult result;
   result.leading_space = begin;
   result.trailing_space = header.size() - end;
-  if (err == simdjson::MEMALLOC) {
+  SerdeLimits ignored;
+  if (audit && !audit->out_of_range.empty()) {
+    result.reason = out_of_range_reason(audit->out_of_range);
+  } else if (err == simdjson::MEMALLOC) {
     result.outcome = JsonOutcome::OutOfMemory;
   } else if (err) {
     result.reason = describe_json_error(err);
-  } else if (auto reason = read_document(root, result.header)) {
+  } else if (auto reason = read_document(root, result.header, ignored)) {
     result.reason = std::move(*reason);
+  } else if (ignored.depth > kSerdeMaxDepth) {
+    result.reason = describe_json_error(simdjson::DEPTH_ERROR);
+  } else if (ignored.edge_float && !audit && !(audit = audit_serde_numbers(text))->out_of_range.empty()) {
+    result.reason = out_of_range_reason(audit->out_of_range);
   } else {
     result.outcome = JsonOutcome::Parsed;
   }

@@ -4,41 +4,39 @@
 
 #include <cmath>
 #include <cstdlib>
-#include <cstring>
+
+#include "format/serde_number.h"
 
 namespace safetensors {
 namespace {
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
-// Compares two digit strings without leading zeros as numbers.
-bool digits_greater(std::string_view digits, std::string_view limit) {
-  if (digits.size() != limit.size()) return digits.size() > limit.size();
-  return digits > limit;
+// Longest literal quoted in a message.
+constexpr std::size_t kQuotedLiteral = 48;
+// Does a correctly rounded reader (simdjson, strtod) find this literal infinite?
+bool rounds_to_infinity(std::string_view literal) {
+  const std::string text(literal);
+  return std::isinf(std::strtod(text.c_str(), nullptr));
 }
 
-// What serde_json makes of a well-formed integer literal: nullopt when simdjson
-// agrees, otherwise the literal that makes simdjson agree.
-std::optional<std::string_view> replacement_for(bool negative, std::string_view digits) {
-  if (negative && digits == "0") return "-0.0";
-  const bool out_of_range =
-      negative ? digits_greater(digits, "9223372036854775808") : digits_greater(digits, "18446744073709551615");
-  if (!out_of_range) return std::nullopt;
-  // serde_json computes the f64 value; it rejects the literal if that is infinite.
-  const std::string text(digits);
-  const double value = std::strtod(text.c_str(), nullptr);
-  if (!std::isfinite(value)) return "1e400";
-  return negative ? "-0.0" : "0.0";
+// serde_json reads `literal` as a finite float: the replacement simdjson needs to
+// agree, or nullopt when it agrees already.
+std::optional<std::string_view> float_replacement(std::string_view literal, double value) {
+  const bool plain_integer = literal.find_first_of(".eE") == std::string_view::npos;
+  const bool edge = std::fabs(value) >= kSerdeEdgeMagnitude && rounds_to_infinity(literal);
+  if (!plain_integer && !edge) return std::nullopt;
+  return literal.front() == '-' ? "-0.0" : "0.0";
 }
 
 }  // namespace
 
 bool may_contain_negative_zero(std::string_view json) { return json.find("-0") != std::string_view::npos; }
 
-std::optional<std::string> rewrite_serde_numbers(std::string_view json) {
+NumberAudit audit_serde_numbers(std::string_view json) {
+  NumberAudit audit;
   std::string out;
   std::size_t copied = 0;  // json[0, copied) is already in `out`
-  bool changed = false;
   std::size_t i = 0;
   const std::size_t n = json.size();
   while (i < n) {
@@ -53,29 +51,30 @@ std::optional<std::string> rewrite_serde_numbers(std::string_view json) {
       ++i;
       continue;
     }
-    const std::size_t start = i;
-    const bool negative = (c == '-');
-    if (negative) ++i;
-    const std::size_t digits_start = i;
-    while (i < n && is_digit(json[i])) ++i;
-    const std::string_view digits = json.substr(digits_start, i - digits_start);
-    const bool continues = i < n && (json[i] == '.' || json[i] == 'e' || json[i] == 'E');
-    if (continues) {  // a float literal: both parsers agree on these
-      while (i < n && (is_digit(json[i]) || std::strchr(".eE+-", json[i]) != nullptr)) ++i;
-      continue;
+    const SerdeNumber number = read_serde_number(json.substr(i));
+    const std::size_t length = number.length > 0 ? number.length : 1;
+    const std::string_view literal = json.substr(i, length);
+    if (number.kind == SerdeNumberKind::OutOfRange) {
+      audit.out_of_range = std::string(literal.substr(0, kQuotedLiteral));
+      if (literal.size() > kQuotedLiteral) audit.out_of_range += "…";
+      audit.rewritten.reset();
+      return audit;
     }
-    const bool well_formed = !digits.empty() && (digits.size() == 1 || digits[0] != '0');
-    if (!well_formed) continue;
-    if (auto replacement = replacement_for(negative, digits)) {
-      out.append(json.substr(copied, start - copied));
-      out.append(*replacement);
-      copied = i;
-      changed = true;
+    if (number.kind == SerdeNumberKind::Float) {
+      if (auto replacement = float_replacement(literal, number.value)) {
+        out.append(json.substr(copied, i - copied));
+        out.append(*replacement);
+        copied = i + length;
+        audit.rewritten.emplace();
+      }
     }
+    i += length;
   }
-  if (!changed) return std::nullopt;
-  out.append(json.substr(copied));
-  return out;
+  if (audit.rewritten) {
+    out.append(json.substr(copied));
+    audit.rewritten = std::move(out);
+  }
+  return audit;
 }
 
 }  // namespace safetensors

@@ -7,6 +7,7 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -62,6 +63,7 @@ EMSCRIPTEN_BINDINGS(safetensors_card) {
 #else  // the core
 
 #include "analysis/analyze_header.h"
+#include "analysis/foreign_format.h"
 #include "convert/float32_convert.h"
 #include "convert/narrow_float.h"
 #include "convert/value_scan.h"
@@ -87,10 +89,13 @@ emscripten::val core_tables() {
 }
 
 // How many bytes from the start of the file analyzeHeader needs: 8 + N when the
-// length prefix passes steps 1-3, else just the prefix (the verdict is known).
+// length prefix passes steps 1-3, else (the verdict is known) the first bytes that tell
+// what the file is instead (at most kForeignSniffBytes).
 double header_bytes_needed(std::uintptr_t ptr, std::size_t len, std::uint64_t file_size) {
   const HeaderExtent extent = read_header_extent(heap_bytes(ptr, len), file_size);
-  if (extent.error != ReferenceError::None) return static_cast<double>(len);
+  if (extent.error != ReferenceError::None) {
+    return static_cast<double>(std::min<std::uint64_t>(file_size, kForeignSniffBytes));
+  }
   return static_cast<double>(kLengthPrefixSize + extent.header_length);
 }
 

@@ -4,6 +4,7 @@
 #include <array>
 #include <string_view>
 
+#include "analysis/foreign_format.h"
 #include "findings/finding.h"
 #include "format/dtype.h"
 #include "format/header_prefix.h"
@@ -47,6 +48,11 @@ void encode_core_tables(std::vector<std::uint8_t>& out) {
     w.number(static_cast<double>(code.severity));
   }
   w.number(static_cast<double>(kMaxHeaderLength));
+  w.number(kForeignFormatCount);
+  for (const ForeignFormatInfo& format : kForeignFormats) {
+    w.string(format.name);
+    w.string(format.label);
+  }
   w.finish(out);
 }
 

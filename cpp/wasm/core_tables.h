@@ -5,7 +5,8 @@
 // Sequence: version; dtypes (count, then per dtype: name, bits, unit bytes, unit elements,
 // storage name); reference error names (count, names, "" first for none); severity names
 // (count, names); the severity index of reference errors; finding codes (count, then per
-// code: name, severity index); the longest header the reference reads or writes.
+// code: name, severity index); the longest header the reference reads or writes; the
+// formats a NotSafetensors finding names (count, then per format: name, label).
 #pragma once
 
 #include <cstdint>
@@ -15,7 +16,7 @@ namespace safetensors {
 
 /// @brief Written first; web/core/tables.js refuses a table of another version (a .wasm
 /// from another build). Bumped whenever this sequence or the header table's changes.
-inline constexpr std::uint32_t kCoreTablesVersion = 3;
+inline constexpr std::uint32_t kCoreTablesVersion = 4;
 
 /// @brief Packs the tables into `out`.
 void encode_core_tables(std::vector<std::uint8_t>& out);

@@ -44,6 +44,7 @@ void write_findings(TableWriter& w, std::span<const Finding> findings) {
     w.number(static_cast<double>(f.code));
     w.string(f.message);
     write_optional(w, f.tensor);
+    w.number(f.format ? static_cast<double>(*f.format) + 1 : 0);
   }
 }
 
@@ -130,7 +131,9 @@ bool decode_header_table(std::span<const std::uint8_t> table, TableHeader& out) 
   }
   if (!r.count(kMaxExact, findings)) return false;
   for (std::uint64_t i = 0; i < findings; ++i) {
-    if (!r.count(kMaxExact, code) || !skip_strings(r, 1) || !read_optional(r)) return false;
+    std::uint64_t format = 0;
+    if (!r.count(kMaxExact, code) || !skip_strings(r, 1) || !read_optional(r) || !r.count(kForeignFormatCount, format))
+      return false;
   }
   if (!r.number(metadata_count)) return false;
   out.has_metadata = metadata_count != -1;

@@ -7,7 +7,8 @@
 // tensor: name, dtype index, ndim, dims, begin, end, exact flag, [ndim dims as decimal
 // strings when a dim is above 2^53-1].
 // Findings (also the data scan's): count, then per finding: code index (into
-// kFindingCodes), message, has tensor, [tensor].
+// kFindingCodes), message, has tensor, [tensor], format (0 for none, else 1 + its index
+// into kForeignFormats).
 #pragma once
 
 #include <cstdint>

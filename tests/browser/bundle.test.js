@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
+import { createHash } from 'node:crypto';
 import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -64,6 +65,16 @@ async function webpackBuild(context, outDir) {
   return { errors: json.errors.map((e) => e.message), warnings: json.warnings.map((w) => w.message) };
 }
 
+/** The file the app is given. */
+const PICKED = writeSafetensors([
+  {
+    name: 'layer.weight',
+    dtype: 'BF16',
+    shape: [4],
+    data: new Uint8Array(new Uint16Array([0x3f80, 0xc040, 0x0000, 0x7f80]).buffer),
+  },
+]);
+
 /** Opens the built app in Chromium, picks a file, and returns what the page shows. */
 async function runApp(root, work) {
   const { server, url } = await serve(root);
@@ -75,17 +86,7 @@ async function runApp(root, work) {
     await page.goto(url);
     await page.waitForFunction(() => document.body.dataset.state === 'ready');
     const path = join(work, 'pick.safetensors');
-    await writeFile(
-      path,
-      writeSafetensors([
-        {
-          name: 'layer.weight',
-          dtype: 'BF16',
-          shape: [4],
-          data: new Uint8Array(new Uint16Array([0x3f80, 0xc040, 0x0000, 0x7f80]).buffer),
-        },
-      ]),
-    );
+    await writeFile(path, PICKED);
     await page.setInputFiles('#file', path);
     await page.waitForFunction(() => document.body.dataset.state === 'done');
     return { shown: await page.textContent('#out'), errors };
@@ -107,6 +108,8 @@ const EXPECTED = {
   remoteParameters: 4,
   wasmBeforeCard: 1,
   wasmAfterCard: 2,
+  // Hashed on the page by hash-wasm (node:crypto is Node's only).
+  sha256: createHash('sha256').update(PICKED).digest('hex'),
 };
 
 async function filesUnder(dir) {

@@ -1,7 +1,8 @@
 // A consumer app, as a user would write it: the package imported by name, no bundler
 // configuration. Picking a file decodes its first tensor here, in a module worker of the
 // app's own, and through openInWorker (the package's workers); then describes it, which loads
-// the model card's module (the page records which .wasm files it had fetched before that).
+// the model card's module (the page records which .wasm files it had fetched before that), and
+// hashes it (hash-wasm, in browsers).
 import { openSafetensors } from 'safetensors-wasm';
 import { openInWorker } from 'safetensors-wasm/worker';
 
@@ -47,6 +48,7 @@ document.getElementById('file').addEventListener('change', async (e) => {
       remoteParameters,
       wasmBeforeCard,
       wasmAfterCard: wasmFetched(),
+      sha256: (await st.hash({ data: false })).sha256,
     });
   } catch (error) {
     out.textContent = `error: ${error.message}`;

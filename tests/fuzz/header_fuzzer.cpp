@@ -1,5 +1,6 @@
 // libFuzzer target: the whole header analysis (steps 1-7, findings, the model card, the
-// JS tables and the card module's reading back of the header table) on arbitrary bytes with
+// JS tables and the card module's reading back of the header table, through the same
+// DecodedHeaderTable object the card module holds) on arbitrary bytes with
 // an arbitrary claimed file size.
 //
 // Input layout: byte 0 chooses the claimed size (even: exactly the bytes given;
@@ -14,8 +15,10 @@
 #include "card/build_card.h"
 #include "card/card_json.h"
 #include "card/module_tree.h"
+#include "format/utf8.h"
 #include "simdjson.h"
 #include "wasm/card_table.h"
+#include "wasm/decoded_header_table.h"
 #include "wasm/header_table.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -43,12 +46,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } else if (report.error_message.empty() || report.error_message.size() > 2000) {
     __builtin_trap();
   }
-  // Findings are never errors (the verdict is), and they are aggregated per code, so
-  // their number and sizes stay small whatever the header.
+  // Findings are never errors (the verdict is) but for NotSafetensors on a rejected file, and they
+  // are aggregated per code, so their number and sizes stay small whatever the header.
   if (report.findings.size() > 32) __builtin_trap();
   std::uint32_t seen = 0;
   for (const auto& f : report.findings) {
-    if (f.severity() == safetensors::Severity::Error || f.message.size() > 2000) __builtin_trap();
+    const bool foreign = f.code == safetensors::FindingCode::NotSafetensors;
+    if (foreign != f.format.has_value() || (foreign && report.error == safetensors::ReferenceError::None))
+      __builtin_trap();
+    // Its message quotes the file's own bytes (names, titles): still UTF-8, as JS reads it.
+    if (foreign &&
+        safetensors::find_invalid_utf8({reinterpret_cast<const std::uint8_t*>(f.message.data()), f.message.size()}))
+      __builtin_trap();
+    if ((f.severity() == safetensors::Severity::Error && !foreign) || f.message.size() > 2000) __builtin_trap();
     const std::uint32_t bit = 1u << static_cast<int>(f.code);
     if ((seen & bit) != 0) __builtin_trap();  // one finding per code
     seen |= bit;
@@ -80,13 +90,29 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     safetensors::encode_module_tree_table(tree, direct);
     safetensors::encode_module_tree_table(safetensors::module_tree(back.tensors, card.kohya_module_names), via_table);
     if (direct != via_table) __builtin_trap();
+    // The card module's own object (what web/card/model_card.js drives): the table written
+    // into it gives the same card table, then the same module tree table, from one decode.
+    safetensors::DecodedHeaderTable held(table.size());
+    if (held.bytes() == nullptr) return 0;
+    std::memcpy(held.bytes(), table.data(), table.size());
+    std::vector<std::uint8_t> held_card, held_tree;
+    if (!held.card_table(held_card)) __builtin_trap();
+    safetensors::encode_card_table(card, via_table);
+    if (held_card != via_table) __builtin_trap();
+    if (!held.module_tree_table(card.kohya_module_names, held_tree) || held_tree != direct) __builtin_trap();
   } else {
     safetensors::encode_header_table(report, table);
     safetensors::TableHeader back;
     if (safetensors::decode_header_table(table, back)) __builtin_trap();  // only a loadable file's table reads back
   }
-  // The table reader on arbitrary bytes: a verdict, never a crash.
+  // The table reader on arbitrary bytes: a verdict, never a crash; the held object refuses
+  // what is not a table, and refuses it again on the next call.
   safetensors::TableHeader any;
-  (void)safetensors::decode_header_table({data, size}, any);
+  const bool is_table = safetensors::decode_header_table({data, size}, any);
+  safetensors::DecodedHeaderTable arbitrary(size);
+  if (arbitrary.bytes() == nullptr) return 0;
+  std::memcpy(arbitrary.bytes(), data, size);
+  std::vector<std::uint8_t> out;
+  if (arbitrary.card_table(out) != is_table || arbitrary.module_tree_table(false, out) != is_table) __builtin_trap();
   return 0;
 }

@@ -46,6 +46,16 @@ test('every finding code of the core is in FindingCode and in the README finding
   expect([...codes].sort()).toEqual(tables.findingCodes.map((c) => c.name).sort()); // and nothing stale
 });
 
+test('every format a NotSafetensors finding names is in ForeignFormat and in the README findings table', async () => {
+  const { tables } = await initSafetensors();
+  expect([...union('ForeignFormat')].sort()).toEqual(tables.foreignFormats.map((f) => f.name).sort());
+  const row = readme.split('\n').find((line) => line.startsWith('| `NotSafetensors` |')) ?? '';
+  for (const { name, label } of tables.foreignFormats) {
+    expect(row, name).toContain(`\`${name}\``);
+    expect(label, name).toMatch(/^an? /); // "this is <label>, not a safetensors file"
+  }
+});
+
 test('every reference error kind and dtype of the core is in index.d.ts', async () => {
   const { tables } = await initSafetensors();
   expect([...union('ReferenceErrorKind')].sort()).toEqual(tables.referenceErrors.filter((k) => k !== null).sort());

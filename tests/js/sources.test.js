@@ -69,12 +69,21 @@ describe('source kinds', () => {
     ]);
   });
 
-  test('a rejected length prefix stops after 8 bytes', async () => {
+  test('a rejected length prefix reads at most the first 64 KiB (to tell what the file is), never the rest', async () => {
     const bytes = new Uint8Array(64);
     bytes.fill(0xff, 0, 8);
     const source = recordingSource(bytes);
     expect((await validateSafetensors(source)).referenceError).toBe('HeaderTooLarge');
-    expect(source.reads).toEqual([[0, 8]]);
+    expect(source.reads).toEqual([
+      [0, 8],
+      [8, 56],
+    ]);
+    const big = recordingSource(bytes, 5 * 2 ** 30);
+    expect((await validateSafetensors(big)).referenceError).toBe('HeaderTooLarge');
+    expect(big.reads).toEqual([
+      [0, 8],
+      [8, 64 * 1024 - 8],
+    ]);
   });
 
   test('a 6 GB source is judged from its header alone', async () => {

@@ -14,6 +14,9 @@ namespace safetensors::testing {
 /// @brief Where the real fixtures are (CMakeLists.txt gives the path).
 inline std::filesystem::path real_fixtures_dir() { return SAFETENSORS_REAL_FIXTURES; }
 
+/// @brief Where the files from the wild are (../shared/fixtures/wild; CMakeLists.txt gives the path).
+inline std::filesystem::path wild_fixtures_dir() { return SAFETENSORS_WILD_FIXTURES; }
+
 /// @brief Whether the environment says CI=true.
 inline bool in_ci() {
   const char* ci = std::getenv("CI");

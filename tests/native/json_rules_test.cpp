@@ -59,6 +59,32 @@ TEST(JsonNesting, At127LevelsAcceptedAt128Rejected) {
   EXPECT_EQ(one_entry(nested_unknown_field(10'000)), kBadJson);
 }
 
+// `containers` nested arrays and objects (the outer object and the entry count) ending in `leaf`.
+std::string nested_with_leaf(int containers, std::string_view leaf) {
+  std::string open, close;
+  for (int i = 0; i < containers - 2; ++i) {
+    open += (i % 2 == 0) ? "[" : R"({"k":)";
+    close.insert(0, (i % 2 == 0) ? "]" : "}");
+  }
+  return R"({"dtype":"U8","shape":[1],"data_offsets":[0,1],"x":)" + open + std::string(leaf) + close + "}";
+}
+
+// serde_json counts every `[` and `{`, empty or not; simdjson's own limit skips empty
+// containers, so a scalar at the bottom of 127 levels was once refused here.
+TEST(JsonNesting, EveryLeafKindCountsAsSerdeCountsIt) {
+  for (std::string_view leaf : {"1", "-0", "\"s\"", "null", "true", "1e5"}) {
+    EXPECT_EQ(one_entry(nested_with_leaf(127, leaf)), E::None) << leaf;
+    EXPECT_EQ(one_entry(nested_with_leaf(128, leaf)), kBadJson) << leaf;
+  }
+  // An empty container at the bottom is itself a level.
+  for (std::string_view leaf : {"[]", "{}"}) {
+    EXPECT_EQ(one_entry(nested_with_leaf(126, leaf)), E::None) << leaf;
+    EXPECT_EQ(one_entry(nested_with_leaf(127, leaf)), kBadJson) << leaf;
+  }
+  EXPECT_EQ(one_entry(nested_with_leaf(126, "[1,[]]")), kBadJson);
+  EXPECT_EQ(one_entry(nested_with_leaf(125, "[1,[]]")), E::None);
+}
+
 TEST(Metadata, OptionalNullOrEmptyAndAnywhere) {
   EXPECT_EQ(header_verdict(R"({"__metadata__":null})"), E::None);
   EXPECT_EQ(header_verdict(R"({"__metadata__":{}})"), E::None);

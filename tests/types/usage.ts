@@ -170,3 +170,19 @@ export async function workers(file: File): Promise<number> {
   remote.close();
   return values.length;
 }
+
+export async function provenance(st: SafetensorsFile): Promise<string> {
+  const { lookupCivitai, createModelBom } = await import('../../web/index.js');
+  const card = await st.describe();
+  const page: string | null = card.civitai?.pageUrl ?? null;
+  const { autoV3 } = await st.hash({ file: false });
+  const version = autoV3 ? await lookupCivitai(autoV3, { baseUrl: 'https://civitai.com' }) : null;
+  const words: string[] = version?.trainedWords ?? [];
+  // @ts-expect-error a hash is a string
+  await lookupCivitai(123);
+  const bom = await createModelBom('./model', { timestamp: new Date(), signature: { verified: true } });
+  const kind: string = bom.metadata.component.type;
+  // @ts-expect-error the signature's result says whether it verified
+  await createModelBom('./model', { signature: { method: 'key' } });
+  return `${page}${words.length}${kind}${bom.specVersion}`;
+}

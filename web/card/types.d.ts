@@ -80,6 +80,45 @@ export interface ModelCard {
   images: { mime: string; source: string; bytes: number; dataUrl: string }[];
   /** Hashes written into the metadata, lowercase hex without "0x". */
   embeddedHashes: { key: string; value: string; covers: 'file' | 'data' | 'autov1' | 'base-model' }[];
+  /** Which Civitai model the metadata names (AIR strings, civitai.com URLs, a claimed data hash); null when none. */
+  civitai: CivitaiRef | null;
   /** The tensors as a tree of modules, built on the first read of this property (then a plain value). */
   modules: ModuleNode;
+}
+
+/** What a file's metadata says about its Civitai model, without hashing or network. */
+export interface CivitaiRef {
+  /** The first AIR (urn:air:...) whose source is civitai, as written. */
+  air: string | null;
+  /** From the AIR or a civitai.com URL. */
+  modelId: number | null;
+  versionId: number | null;
+  /** https://civitai.com/models/{modelId}[?modelVersionId={versionId}] when the model is known. */
+  pageUrl: string | null;
+  /** https://civitai.com/api/v1/model-versions/by-hash/{AutoV3}, from sshs_model_hash or modelspec.hash_sha256 (not checked). */
+  byHashUrl: string | null;
+}
+
+export interface CivitaiLookupOptions {
+  /** Default https://civitai.com. */
+  baseUrl?: string;
+  /** Default globalThis.fetch. */
+  fetch?: typeof fetch;
+  /** Sent with the request (e.g. Authorization: Bearer <Civitai token>). */
+  headers?: HeadersInit;
+  signal?: AbortSignal;
+}
+
+/** A model version as Civitai's by-hash lookup answers it (strings null where Civitai gave none). */
+export interface CivitaiModelVersion {
+  modelId: number;
+  modelName: string | null;
+  versionId: number;
+  versionName: string | null;
+  baseModel: string | null;
+  trainedWords: string[];
+  air: string | null;
+  downloadUrl: string | null;
+  /** {baseUrl}/models/{modelId}?modelVersionId={versionId} */
+  pageUrl: string;
 }

@@ -11,6 +11,7 @@ import { cardLines, findingLine, printable, table, verdictText } from './text.js
 import { unreadable, withFile } from './files.js';
 import { parseArgs, usage } from './usage.js';
 import { componentLines, isModelArgument, modelReport, pipelineReport, shardLines } from './sharded.js';
+import { civitaiText, findOnCivitai } from './civitai.js';
 
 /**
  * One read of the header: the opened file and its card, or for a rejected file the report its error carries.
@@ -124,14 +125,15 @@ async function inspectPipeline(file, json) {
 
 /** @param {string[]} args */
 export async function inspect(args) {
-  const parsed = parseArgs(args, ['--json'], { single: true });
+  const parsed = parseArgs(args, ['--json', '--civitai'], { single: true });
   if (!parsed) return usage();
   const [file] = parsed.files;
   if (await isPipelineSource(file)) return inspectPipeline(file, parsed.has('--json'));
   if (await isModelArgument(file)) return inspectModel(file, parsed.has('--json'));
-  return openPath(file, (st, report, card) => {
+  return openPath(file, async (st, report, card) => {
+    const civitai = parsed.has('--civitai') && st ? await findOnCivitai(st) : undefined;
     if (parsed.has('--json')) {
-      const json = { file, report, card, metadata: st?.metadata ?? null, tensors: st?.tensors ?? [] };
+      const json = { file, report, card, civitai, metadata: st?.metadata ?? null, tensors: st?.tensors ?? [] };
       process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
       return st ? 0 : 1;
     }
@@ -141,6 +143,7 @@ export async function inspect(args) {
           .map((l) => `  ${l}`)
           .join('\n')}\n`,
       );
+    if (civitai) console.log(`${civitaiText(civitai)}\n`);
     console.log(`${file}: ${verdictText(report)}`);
     for (const f of report.findings) console.log(findingLine(f));
     if (!st) return 1;

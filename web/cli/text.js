@@ -2,16 +2,21 @@
 // tables. Everything from a file passes through printable() before it reaches a terminal.
 import { adapterText, familyText, parametersText, trainingSummary } from '../card/card_text.js';
 
+export { verdictText } from '../file/verdict_text.js';
+
 const MAX_TRIGGERS = 8;
 const MAX_LINE = 300;
 
 const clip = (/** @type {string} */ text) => (text.length > MAX_LINE ? `${text.slice(0, MAX_LINE)}…` : text);
-// Metadata text is anyone's: a terminal must not receive its control characters.
-// eslint-disable-next-line no-control-regex
-export const printable = (/** @type {string} */ text) => text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
+// Metadata text is anyone's: a terminal must not receive its control characters, nor the
+// bidirectional controls that reorder what it shows (Unicode's UAX #9: LRM, RLM, ALM, the
+// embeddings, overrides and isolates).
+export const printable = (/** @type {string} */ text) =>
+  // eslint-disable-next-line no-control-regex
+  text.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, ' ');
 
 /** @param {[string, string][]} pairs label, value */
-function labelled(pairs) {
+export function labelled(pairs) {
   const width = Math.max(...pairs.map(([label]) => label.length));
   return pairs.map(([label, value]) => `${label.padEnd(width)}  ${clip(printable(value))}`);
 }
@@ -57,6 +62,8 @@ export function cardLines(card) {
   add('source', card.source);
   add('description', card.description);
   add('images', card.images.map((i) => `${i.mime} ${i.bytes} bytes (${i.source})`).join(', '));
+  const civitai = card.civitai;
+  if (civitai) add('civitai', [civitai.air, civitai.pageUrl, civitai.byHashUrl].filter(Boolean).join(', '));
   add('hashes', card.embeddedHashes.map((h) => `${h.key} ${h.value.slice(0, 12)} (${h.covers})`).join(', '));
   return labelled(pairs);
 }
@@ -91,10 +98,6 @@ export function findingLine(f) {
     `  ${f.severity.padEnd(7)} ${f.component !== undefined ? `${f.component}: ` : ''}${shard}${f.code}${f.tensor !== undefined ? ` [${f.tensor}]` : ''}: ${f.message}`,
   );
 }
-
-/** `loadable`, or `not loadable: <the reference's error kind>`. */
-export const verdictText = (/** @type {{ loadable: boolean, referenceError: string | null }} */ r) =>
-  r.loadable ? 'loadable' : `not loadable${r.referenceError ? `: ${r.referenceError}` : ''}`;
 
 /**
  * Rows of cells as aligned columns.

@@ -1,17 +1,21 @@
 // What the CLI takes: its usage text, and the split of a verb's arguments into flags and files.
 
 const USAGE = `usage: safetensors-wasm validate [--json] [--scan-data] [--hash] FILE...
-       safetensors-wasm inspect [--json] FILE
+       safetensors-wasm inspect [--json] [--civitai] FILE
        safetensors-wasm hash [--json] [--tensors] FILE...
        safetensors-wasm edit FILE [--set KEY=VALUE]... [--delete KEY]... [--clear] -o OUT
        safetensors-wasm convert FILE --to f16|bf16 -o OUT
+       safetensors-wasm diff [--json] [--data] A B
+       safetensors-wasm sbom MODEL [-o OUT]
 
 validate  says whether the reference safetensors loader accepts each file
           (exit 0 when all are loadable, 1 otherwise); --json prints one JSON array;
           --scan-data also reads every tensor, counting NaN, infinities and all-zero tensors;
           --hash also hashes each file in the same read
 inspect   prints the model card (what the file is), then the verdict, findings, metadata and
-          the tensor table; --json prints { file, report, card, metadata, tensors }
+          the tensor table; --json prints { file, report, card, metadata, tensors };
+          --civitai hashes the file and asks Civitai which model version it is (the only
+          request to a server it was not given; SAFETENSORS_WASM_CIVITAI_URL changes the server)
 hash      prints each file's SHA-256 as sha256sum does, then AutoV2, AutoV3, AutoV1, the data
           section's SHA-256 and the check of every hash the metadata claims (exit 0 when all
           files were read and no claim failed, 1 otherwise); --tensors adds each tensor's SHA-256
@@ -20,6 +24,13 @@ edit      writes FILE with its metadata changed (--clear starts from none) to OU
           once the new file is whole
 convert   writes FILE with its F32, F64 and other 16-bit float tensors as F16 or BF16
           (rounded to nearest even; NaN stays NaN) to OUT; other tensors are copied
+diff      prints what changed from A to B (files, sharded models or URLs; tensors matched by
+          name): tensors added, removed, changed in dtype or shape, and metadata keys (exit 0
+          when identical, 1 when not, 2 when a side cannot be read); --data also compares the
+          bytes of every tensor on both sides (SHA-256 each, and for floats the largest
+          difference between elements), reading both in bounded memory
+sbom      prints (or writes to OUT) the CycloneDX 1.6 bill of materials of MODEL (a folder or
+          a file): the model with its model card, every file with its SHA-256
 
 A FILE may be an http:// or https:// URL: it is read with Range requests (the header in
 one request when it fits in 256 KiB, tensors as needed), never downloaded whole.

@@ -162,6 +162,14 @@ export function initSafetensors(options) {
 }
 
 /**
+ * The core if it is loaded: its tables, for texts about the reports it made.
+ * @returns {Core | null}
+ */
+export function loadedCore() {
+  return coreSlot.loaded;
+}
+
+/**
  * Loads the model card's module (once, on the first card asked for).
  * @returns {Promise<WasmModule<CardModule>>}
  */

@@ -54,7 +54,10 @@ export class TableReader {
 export function readFindings(r, tables) {
   return r.list(() => {
     const code = tables.findingCodes[r.num()];
-    return withTensor(r, { code: code.name, severity: code.severity, message: r.str() });
+    const finding = withTensor(r, { code: code.name, severity: code.severity, message: r.str() });
+    const format = r.num(); // NotSafetensors: what the file is (0: none)
+    if (format !== 0) finding.format = tables.foreignFormats[format - 1].name;
+    return finding;
   });
 }
 

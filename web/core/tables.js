@@ -1,12 +1,13 @@
 // The core's fixed tables, read once per loaded module (written by cpp/wasm/core_tables.cpp):
-// the dtypes, the reference error kinds, the finding codes and the header limit. JS keeps no
-// copy of its own.
+// the dtypes, the reference error kinds, the finding codes, the header limit and the formats
+// NotSafetensors names. JS keeps no copy of its own.
 import { SafetensorsError } from './errors.js';
 import { TableReader } from './table_reader.js';
 
 /** @typedef {import('../index.js').Dtype} Dtype */
 /** @typedef {import('../index.js').ReferenceErrorKind} ReferenceErrorKind */
 /** @typedef {import('../index.js').FindingCode} FindingCode */
+/** @typedef {import('../index.js').ForeignFormat} ForeignFormat */
 /** @typedef {import('../index.js').Finding['severity']} Severity */
 /**
  * One row of the core's dtype table: `bits` per element; a unit of `unitBytes` holds
@@ -17,7 +18,7 @@ import { TableReader } from './table_reader.js';
 /** @typedef {ReturnType<typeof decodeCoreTables>} CoreTables */
 
 /** The table version this JS reads; the .wasm must be from the same build. */
-const VERSION = 3;
+const VERSION = 4;
 
 /**
  * @param {Uint8Array} bytes
@@ -25,7 +26,7 @@ const VERSION = 3;
  *   dtypes: DtypeRow[],
  *   referenceErrors: (ReferenceErrorKind | null)[], referenceErrorSeverity: Severity,
  *   findingCodes: { name: FindingCode, severity: Severity }[], findingSeverity: Map<FindingCode, Severity>,
- *   maxHeaderBytes: number,
+ *   maxHeaderBytes: number, foreignFormats: { name: ForeignFormat, label: string }[],
  * }}
  * The names are the core's: tests/js/documented_codes.test.js checks index.d.ts lists them all.
  */
@@ -52,5 +53,15 @@ export function decodeCoreTables(bytes) {
   const findingCodes = r.list(() => ({ name: /** @type {FindingCode} */ (r.str()), severity: severities[r.num()] }));
   const findingSeverity = new Map(findingCodes.map((c) => [c.name, c.severity]));
   const maxHeaderBytes = r.num(); // the reference's MAX_HEADER_SIZE (cpp/format/header_prefix.h)
-  return { dtypes, referenceErrors, referenceErrorSeverity, findingCodes, findingSeverity, maxHeaderBytes };
+  // What NotSafetensors findings name (cpp/analysis/foreign_format.h): name and plain words.
+  const foreignFormats = r.list(() => ({ name: /** @type {ForeignFormat} */ (r.str()), label: r.str() }));
+  return {
+    dtypes,
+    referenceErrors,
+    referenceErrorSeverity,
+    findingCodes,
+    findingSeverity,
+    maxHeaderBytes,
+    foreignFormats,
+  };
 }

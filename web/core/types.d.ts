@@ -42,6 +42,7 @@ export type Dtype =
 
 /** The codes of our findings (README, "Findings"); a reference error kind is the other kind of code. Checked against the core's table by tests/js/documented_codes.test.js. */
 export type FindingCode =
+  | 'NotSafetensors'
   | 'DuplicateTensorName'
   | 'DuplicateMetadataKey'
   | 'ArrayTensorEntry'
@@ -72,6 +73,10 @@ export type FindingCode =
   | 'ComponentMissing'
   | 'HttpError';
 
+/** What a NotSafetensors finding says the file is instead (cpp/analysis/foreign_format.h). Checked against the core's table by tests/js/documented_codes.test.js. */
+export type ForeignFormat =
+  'git-lfs-pointer' | 'pytorch-zip' | 'pickle' | 'gguf' | 'html' | 'json' | 'png' | 'jpeg' | 'gzip' | 'zip' | 'empty';
+
 export interface Finding {
   /** Stable identifier: a reference error kind or one of ours, e.g. "DuplicateTensorName". */
   code: ReferenceErrorKind | FindingCode | (string & {});
@@ -84,6 +89,8 @@ export interface Finding {
   shard?: string;
   /** Diffusers pipelines: the component concerned (its folder name, e.g. "unet"). */
   component?: string;
+  /** NotSafetensors: what the file is instead, e.g. "git-lfs-pointer". */
+  format?: ForeignFormat;
 }
 
 export interface InitOptions {
@@ -118,7 +125,8 @@ export type ErrorCode =
   | 'InvalidTensor'
   | 'InvalidMetadata'
   | 'UnsupportedSource'
-  | 'WriteError';
+  | 'WriteError'
+  | 'UnexpectedResponse';
 
 export class SafetensorsError extends Error {
   constructor(

@@ -146,7 +146,11 @@ export async function openHashPass(plan) {
       const sha256 = fileLane ? await fileLane.cut() : null;
       const dataSha256 = dataLane ? await dataLane.cut() : null;
       let autoV1 = null;
-      if (window) autoV1 = (await newSha256()).update(window).digest('hex').slice(0, 8);
+      if (window) {
+        const hasher = await newSha256();
+        hasher.update(window);
+        autoV1 = hasher.digest().slice(0, 8);
+      }
       /** @type {import('../index.js').FileHashes} */
       const result = {
         sha256,

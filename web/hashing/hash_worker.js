@@ -1,6 +1,8 @@
 // A SHA-256 lane in a worker (web/hashing/sha256_lane.js): hashes the byte pieces it is sent, in
 // order; `cut` answers the digest so far and starts again. Runs as a browser module worker
-// or a Node worker thread.
+// (hash-wasm) or a Node worker thread (node:crypto).
+import { isNode } from '../core/platform.js';
+import { nodeSha256, wasmSha256 } from './sha256.js';
 import { sha256Factory } from './load_sha256.js';
 
 /**
@@ -33,16 +35,14 @@ async function hostPort() {
 // No top-level await: bundlers build workers as classic scripts by default (Vite: iife).
 async function main() {
   const port = await hostPort();
-  const hasher = await (await sha256Factory())();
-  hasher.init();
+  const hasher = isNode() ? await nodeSha256() : await wasmSha256(await sha256Factory());
   port.listen((message) => {
     try {
       if (message.bytes) {
         hasher.update(message.bytes);
         port.post({ done: message.bytes.byteLength });
       } else if (message.cut) {
-        port.post({ digest: hasher.digest('hex') });
-        hasher.init();
+        port.post({ digest: hasher.digest() });
       }
     } catch (error) {
       port.post({ error: error instanceof Error ? error.message : String(error) });
@@ -51,7 +51,7 @@ async function main() {
   port.post({ ready: true });
 }
 
-// A failed start (hash-wasm not loadable) is thrown outside the promise, so that the worker's
+// A failed start (its SHA-256 not loadable) is thrown outside the promise, so that the worker's
 // error event tells the host, as a failed import would.
 main().catch((error) =>
   setTimeout(() => {

@@ -1,4 +1,4 @@
-// Loading hash-wasm's SHA-256 (web/hashing/sha256.js), for the lanes on this thread
+// Loading hash-wasm's SHA-256 (web/hashing/hash_wasm_sha256.js), for the lanes on this thread
 // (sha256_lane.js) and in workers (hash_worker.js).
 import { SafetensorsError, errorText } from '../core/errors.js';
 
@@ -14,7 +14,7 @@ const HASH_WASM_BESIDE = ['..', '..', '..', 'hash-wasm', 'dist', 'index.esm.js']
  */
 export async function sha256Factory() {
   try {
-    return (await import('./sha256.js')).createSHA256;
+    return (await import('./hash_wasm_sha256.js')).createSHA256;
   } catch (error) {
     const here = import.meta.url; // not written inside new URL(): bundlers would try to follow it
     const beside = new URL(HASH_WASM_BESIDE, here).href;

@@ -1,22 +1,25 @@
 // SHA-256 lanes: one hash over a sequence of byte pieces, cut into digests where a hashed
 // range ends. A lane runs on this thread, or in a worker (web/hashing/hash_worker.js) so that the
-// hashes of one read (file, data section, tensors) use several cores. SHA-256 is hash-wasm's.
+// hashes of one read (file, data section, tensors) use several cores. SHA-256 is node:crypto's
+// in Node, hash-wasm's in browsers (web/hashing/sha256.js).
 import { SafetensorsError } from '../core/errors.js';
-import { sha256Factory } from './load_sha256.js';
 import { browserEndpoint, nodeEndpoint } from '../core/worker_endpoint.js';
 import { isNode } from '../core/platform.js';
+import { nodeSha256, wasmSha256 } from './sha256.js';
+import { sha256Factory } from './load_sha256.js';
 
 /** A worker lane holds at most this many bytes sent but not yet hashed before update() waits. */
 export const LANE_IN_FLIGHT_BYTES = 16 << 20;
 /** A worker that has not started after this long is given up (the lane runs here instead). */
 const WORKER_START_MS = 10_000;
 
-/** @returns {Promise<import('hash-wasm').IHasher>} a fresh SHA-256 hasher, initialised */
+/**
+ * A fresh SHA-256: node:crypto's in Node, hash-wasm's elsewhere (loaded on the first hash only).
+ * @returns {Promise<import('./sha256.js').Sha256>}
+ */
 export async function newSha256() {
-  const createSHA256 = await sha256Factory();
-  const hasher = await createSHA256();
-  hasher.init();
-  return hasher;
+  if (isNode()) return nodeSha256();
+  return wasmSha256(await sha256Factory());
 }
 
 /**
@@ -38,9 +41,7 @@ export async function localLane() {
       hasher.update(bytes);
     },
     async cut() {
-      const digest = hasher.digest('hex');
-      hasher.init();
-      return digest;
+      return hasher.digest();
     },
     close() {},
   };

@@ -67,7 +67,9 @@ export function analyzeHeader(core, parts, size) {
 }
 
 /**
- * Reads the length prefix and the header, and analyses them.
+ * Reads the length prefix and the header, and analyses them. When the prefix already fails the
+ * reference's checks, the first bytes (at most 64 KiB) are read instead, so that the core can
+ * tell what the file is (a Git LFS pointer, a web page, ...).
  * @param {import('../core/wasm_module.js').Core} core
  * @param {{ size: number, read(offset: number, length: number, signal?: AbortSignal): Promise<Uint8Array> }} source
  * @param {AbortSignal} [signal]

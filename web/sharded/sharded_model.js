@@ -68,10 +68,12 @@ async function openShard(name, files, options, severity, openSafetensors) {
     if (options.signal?.aborted) throw options.signal.reason;
     if (error instanceof TypeError) throw error; // a resolve() that gives no source is a bug to see
     if (error instanceof SafetensorsError && error.report) {
-      const { referenceError } = error.report;
+      const { referenceError, findings } = error.report;
+      // A shard that is another format altogether (a Git LFS pointer, most often) says so.
+      const why = findings.find((f) => f.code === 'NotSafetensors')?.message ?? error.message;
       return fail(
         'ShardNotLoadable',
-        `the reference loader rejects shard ${JSON.stringify(name)} (${referenceError}): ${error.message}`,
+        `the reference loader rejects shard ${JSON.stringify(name)} (${referenceError}): ${why}`,
         error.report,
       );
     }

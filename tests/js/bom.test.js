@@ -1,0 +1,226 @@
+// createModelBom and `safetensors-wasm sbom`: CycloneDX 1.6 JSON, checked against the official
+// 1.6 JSON schema (shipped by @cyclonedx/cyclonedx-library, validated with its strict validator),
+// on models made here and on real files read in place.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, readdir, rm, writeFile, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Spec, Validation } from '@cyclonedx/cyclonedx-library';
+import { createModelBom } from '../../web/index.js';
+import { PACKAGE_VERSION } from '../../web/provenance/bom.js';
+import { writeSafetensors } from '../../tools/write_safetensors.js';
+import { HAVE_REAL, REAL_DIR } from './fixtures.js';
+
+const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
+const CLI = fileURLToPath(new URL('../../web/cli/main.js', import.meta.url));
+const validator = new Validation.JsonStrictValidator(Spec.Version.v1dot6);
+
+/** Schema errors of a BOM (null when valid). */
+const schemaErrors = (bom) => validator.validate(JSON.stringify(bom));
+const props = (list) => Object.fromEntries((list ?? []).map((p) => [p.name, p.value]));
+const FIXED = {
+  timestamp: new Date('2026-01-02T03:04:05.678Z'),
+  serialNumber: 'urn:uuid:3e671687-395b-41f5-a30f-a58921a69b79',
+};
+
+// A kohya LoRA: one up/down pair, with the metadata kohya's train_network.py writes.
+const lora = writeSafetensors(
+  [
+    {
+      name: 'lora_unet_down_blocks_0_attentions_0_proj_in.lora_down.weight',
+      dtype: 'F16',
+      shape: [4, 320],
+      data: new Uint8Array(2560),
+    },
+    {
+      name: 'lora_unet_down_blocks_0_attentions_0_proj_in.lora_up.weight',
+      dtype: 'F16',
+      shape: [320, 4],
+      data: new Uint8Array(2560),
+    },
+  ],
+  {
+    'modelspec.title': 'Watercolor <b>style</b>',
+    'modelspec.author': 'someone',
+    'modelspec.license': 'CreativeML Open RAIL-M',
+    'modelspec.description': 'See urn:air:sdxl:lora:civitai:328553@368189',
+    ss_network_module: 'networks.lora',
+    ss_network_dim: '4',
+    ss_network_alpha: '1.0',
+    ss_base_model_version: 'sdxl_base_v1-0',
+    ss_sd_model_name: 'sd_xl_base_1.0.safetensors',
+    ss_learning_rate: '0.0001',
+    ss_num_epochs: '10',
+  },
+);
+
+let dir;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'stw-bom-'));
+  await mkdir(join(dir, 'lora', 'docs'), { recursive: true });
+  await writeFile(join(dir, 'lora', 'watercolor.safetensors'), lora);
+  await writeFile(join(dir, 'lora', 'README.md'), '# Watercolor\n');
+  await writeFile(join(dir, 'lora', 'docs', 'sample.txt'), 'a prompt');
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+describe('createModelBom', () => {
+  test('a folder: the model with its model card, each file with its SHA-256; valid CycloneDX 1.6', async () => {
+    const calls = [];
+    const bom = await createModelBom(join(dir, 'lora'), { ...FIXED, onProgress: (d, t) => calls.push([d, t]) });
+    expect(await schemaErrors(bom)).toBeNull();
+    expect(bom).toMatchObject({
+      bomFormat: 'CycloneDX',
+      specVersion: '1.6',
+      serialNumber: FIXED.serialNumber,
+      version: 1,
+    });
+    expect(bom.metadata.timestamp).toBe('2026-01-02T03:04:05Z');
+    expect(bom.metadata.tools.components[0]).toEqual({
+      type: 'library',
+      name: 'safetensors-wasm',
+      version: PACKAGE_VERSION,
+    });
+    const model = bom.metadata.component;
+    expect(model).toMatchObject({
+      type: 'machine-learning-model',
+      name: 'Watercolor <b>style</b>', // kept as text: a BOM is data, never HTML
+      authors: [{ name: 'someone' }],
+      licenses: [{ license: { name: 'CreativeML Open RAIL-M' } }],
+      pedigree: {
+        ancestors: [{ type: 'machine-learning-model', name: 'sd_xl_base_1.0.safetensors', version: 'sdxl_base_v1-0' }],
+      },
+      externalReferences: [{ type: 'website', url: 'https://civitai.com/models/328553?modelVersionId=368189' }],
+    });
+    expect(model.modelCard.modelParameters).toEqual({
+      architectureFamily: 'sdxl',
+      modelArchitecture: 'Stable Diffusion XL, lora adapter',
+    });
+    const card = props(model.modelCard.properties);
+    expect(card).toMatchObject({
+      'safetensors-wasm:kind': 'adapter',
+      'safetensors-wasm:parameters': String(2 * 4 * 320),
+      'safetensors-wasm:parameters:F16': String(2 * 4 * 320),
+      'safetensors-wasm:dtypes': 'F16',
+      'safetensors-wasm:family': 'sdxl',
+      'safetensors-wasm:adapter': 'lora',
+      'safetensors-wasm:adapter:format': 'kohya',
+      'safetensors-wasm:adapter:rank': '4',
+      'safetensors-wasm:adapter:alpha': '1',
+      'safetensors-wasm:training:learning_rate': '0.0001',
+      'safetensors-wasm:training:num_epochs': '10',
+      'safetensors-wasm:civitai:air': 'urn:air:sdxl:lora:civitai:328553@368189',
+    });
+    const files = { 'README.md': '# Watercolor\n', 'docs/sample.txt': 'a prompt', 'watercolor.safetensors': lora };
+    expect(bom.components.map((c) => c.name)).toEqual(Object.keys(files));
+    for (const c of bom.components) {
+      expect(c.type).toBe('file');
+      expect(c.hashes).toEqual([{ alg: 'SHA-256', content: sha256(files[c.name]) }]);
+      expect(props(c.properties)['safetensors-wasm:bytes']).toBe(String(Buffer.byteLength(files[c.name])));
+    }
+    expect(bom.dependencies[0]).toEqual({ ref: 'model', dependsOn: bom.components.map((c) => c['bom-ref']) });
+    const total = Object.values(files).reduce((s, f) => s + Buffer.byteLength(f), 0);
+    expect(calls.at(-1)).toEqual([total, total]);
+  });
+
+  test("a signature check's result is recorded on the model and on each file", async () => {
+    const model = new Map([
+      ['weights.safetensors', lora],
+      ['config.json', new TextEncoder().encode('{}')],
+    ]);
+    const signature = {
+      verified: false,
+      method: 'public-key',
+      serialization: 'files',
+      hashType: 'sha256',
+      signer: { keyHint: 'abc' },
+      error: { code: 'ModelModified', message: 'a file changed' },
+      files: [
+        { name: 'config.json', status: 'ok' },
+        { name: 'weights.safetensors', status: 'modified' },
+        { name: 'tokenizer.json', status: 'missing' },
+      ],
+    };
+    const bom = await createModelBom(model, { ...FIXED, signature });
+    expect(await schemaErrors(bom)).toBeNull();
+    const status = Object.fromEntries(
+      bom.components.map((c) => [c.name, props(c.properties)['safetensors-wasm:signature:status']]),
+    );
+    expect(status).toEqual({ 'config.json': 'ok', 'weights.safetensors': 'modified' });
+    const p = bom.metadata.component.properties;
+    expect(props(p)).toMatchObject({
+      'safetensors-wasm:signature:verified': 'false',
+      'safetensors-wasm:signature:method': 'public-key',
+      'safetensors-wasm:signature:signer': '{"keyHint":"abc"}',
+      'safetensors-wasm:signature:error': 'a file changed',
+    });
+    expect(p).toContainEqual({ name: 'safetensors-wasm:signature:file', value: 'missing tokenizer.json' });
+  });
+
+  test('files that are not safetensors: a model without a card; bad arguments and aborts', async () => {
+    const bom = await createModelBom(new Map([['notes.txt', new Uint8Array([1, 2, 3])]]), FIXED);
+    expect(await schemaErrors(bom)).toBeNull();
+    expect(bom.metadata.component).toEqual({
+      type: 'machine-learning-model',
+      'bom-ref': 'model',
+      name: 'model',
+    });
+    await expect(createModelBom(new Map())).rejects.toBeInstanceOf(TypeError);
+    await expect(createModelBom(lora, { serialNumber: 'x' })).rejects.toBeInstanceOf(TypeError);
+    const controller = new AbortController();
+    controller.abort();
+    await expect(createModelBom(lora, { signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
+    const random = await createModelBom(new Blob([lora]));
+    expect(random.serialNumber).toMatch(/^urn:uuid:[0-9a-f-]{36}$/);
+    expect(await schemaErrors(random)).toBeNull();
+  });
+
+  test("PACKAGE_VERSION is package.json's", async () => {
+    const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8'));
+    expect(PACKAGE_VERSION).toBe(pkg.version);
+  });
+});
+
+describe.runIf(HAVE_REAL)('real files, read in place', () => {
+  test('the sharded model: its card through the index, every shard and the index hashed', async () => {
+    const folder = join(REAL_DIR, 'sharded');
+    const bom = await createModelBom(folder, FIXED);
+    expect(await schemaErrors(bom)).toBeNull();
+    const names = (await readdir(folder)).sort();
+    expect(bom.components.map((c) => c.name)).toEqual(names);
+    for (const c of bom.components) expect(c.hashes[0].content).toBe(sha256(await readFile(join(folder, c.name))));
+    const card = props(bom.metadata.component.modelCard.properties);
+    expect(Number(card['safetensors-wasm:parameters'])).toBeGreaterThan(0);
+  });
+
+  test('the kohya LyCORIS LoKr file; `sbom` writes the same BOM (bar serial and time) to -o OUT', async () => {
+    const file = join(REAL_DIR, 'kohya_lycoris_lokr_dim4_f16.safetensors');
+    const bom = await createModelBom(file, FIXED);
+    expect(await schemaErrors(bom)).toBeNull();
+    expect(props(bom.metadata.component.modelCard.properties)['safetensors-wasm:adapter']).toBe('lokr');
+    const out = join(dir, 'lokr.cdx.json');
+    const code = await new Promise((resolve) =>
+      execFile(process.execPath, [CLI, 'sbom', file, '-o', out], (e) => resolve(e ? e.code : 0)),
+    );
+    expect(code).toBe(0);
+    const written = JSON.parse(await readFile(out, 'utf8'));
+    expect(await schemaErrors(written)).toBeNull();
+    expect({
+      ...written,
+      serialNumber: FIXED.serialNumber,
+      metadata: { ...written.metadata, timestamp: bom.metadata.timestamp },
+    }).toEqual(bom);
+  });
+});
+
+test('sbom: usage errors exit 2, an unreadable model 1', async () => {
+  const run = (...args) =>
+    new Promise((resolve) => execFile(process.execPath, [CLI, 'sbom', ...args], (e) => resolve(e ? e.code : 0)));
+  expect(await run()).toBe(2);
+  expect(await run('a', 'b')).toBe(2);
+  expect(await run('a', '-o')).toBe(2);
+  expect(await run(join(dir, 'absent'))).toBe(1);
+});
