@@ -1,6 +1,6 @@
 // The CLI's text: a model card and hashes (label, two spaces, value), findings, verdicts and
 // tables. Everything from a file passes through printable() before it reaches a terminal.
-import { adapterText, familyText, parametersText, trainingSummary } from '../card/card_text.js';
+import { BIDI_CONTROLS, adapterText, familyText, parametersText, trainingSummary } from '../card/card_text.js';
 
 export { verdictText } from '../file/verdict_text.js';
 
@@ -11,9 +11,8 @@ const clip = (/** @type {string} */ text) => (text.length > MAX_LINE ? `${text.s
 // Metadata text is anyone's: a terminal must not receive its control characters, nor the
 // bidirectional controls that reorder what it shows (Unicode's UAX #9: LRM, RLM, ALM, the
 // embeddings, overrides and isolates).
-export const printable = (/** @type {string} */ text) =>
-  // eslint-disable-next-line no-control-regex
-  text.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, ' ');
+const UNPRINTABLE = new RegExp(String.raw`[\u0000-\u001f\u007f-\u009f]|${BIDI_CONTROLS.source}`, 'g');
+export const printable = (/** @type {string} */ text) => text.replace(UNPRINTABLE, ' ');
 
 /** @param {[string, string][]} pairs label, value */
 export function labelled(pairs) {
