@@ -1,16 +1,11 @@
 // The model card panel (st.describe()) and its "Compute hashes" button (st.hash()).
 // Everything shown comes from the file, written by strangers: text goes in through
-// textContent, links only for http(s) URLs, images only the card's checked data: URLs.
+// textContent (bidi controls shown, text.js), links only for http(s) URLs, images only the
+// card's checked data: URLs.
 import { adapterText, familyText, parametersText, trainingSummary } from '../web/card/card_text.js';
+import { $, el, shown } from './text.js';
 
 const MAX_TRIGGERS = 12;
-const $ = (id) => document.getElementById(id);
-
-function el(tag, props = {}, ...children) {
-  const node = Object.assign(document.createElement(tag), props);
-  node.append(...children);
-  return node;
-}
 
 /** An <a> for http(s) URLs; anything else (javascript:, data:, relative) stays text. */
 function linkOrText(text) {
@@ -18,24 +13,24 @@ function linkOrText(text) {
   try {
     url = new URL(text);
   } catch {
-    return document.createTextNode(text);
+    return document.createTextNode(shown(text));
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return document.createTextNode(text);
-  return el('a', { href: url.href, textContent: text, target: '_blank', rel: 'noopener noreferrer nofollow' });
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return document.createTextNode(shown(text));
+  return el('a', { href: url.href, textContent: shown(text), target: '_blank', rel: 'noopener noreferrer nofollow' });
 }
 
 function triggerButton(word) {
   const button = el('button', {
     type: 'button',
     className: 'trigger',
-    textContent: word.text,
-    title: `${word.source}${word.count ? `, ${word.count} images` : ''}: click to copy`,
+    textContent: shown(word.text),
+    title: shown(`${word.source}${word.count ? `, ${word.count} images` : ''}: click to copy`),
   });
   button.dataset.testid = 'trigger-word';
   button.addEventListener('click', async () => {
     try {
       await navigator.clipboard.writeText(word.text);
-      $('card-status').textContent = `Copied “${word.text}”.`;
+      $('card-status').textContent = shown(`Copied “${word.text}”.`);
     } catch (error) {
       $('card-status').textContent = `Could not copy: ${error.message}`;
     }
@@ -45,7 +40,8 @@ function triggerButton(word) {
 
 function row(list, label, ...value) {
   if (value.length === 0 || value.every((v) => v === null || v === undefined || v === '')) return;
-  list.append(el('dt', { textContent: label }), el('dd', {}, ...value.filter((v) => v !== null && v !== undefined)));
+  const parts = value.filter((v) => v !== null && v !== undefined).map((v) => (typeof v === 'string' ? shown(v) : v));
+  list.append(el('dt', { textContent: label }), el('dd', {}, ...parts));
 }
 
 /**
@@ -60,22 +56,22 @@ export function showCard(card, size) {
   $('card-status').textContent = '';
   const list = $('card-rows');
   list.replaceChildren();
-  $('card-description').textContent = card?.description ?? '';
+  $('card-description').textContent = shown(card?.description ?? '');
   if (!card) {
     $('card-title').textContent = '(no model card: the file is not loadable)';
     $('card-kind').textContent = '';
     $('card-family').textContent = '';
     return;
   }
-  $('card-title').textContent = card.title ?? '(untitled)';
-  $('card-kind').textContent = card.adapter ? `adapter: ${adapterText(card)}` : card.kind;
+  $('card-title').textContent = shown(card.title ?? '(untitled)');
+  $('card-kind').textContent = shown(card.adapter ? `adapter: ${adapterText(card)}` : card.kind);
   const family = $('card-family');
   family.textContent = familyText(card) ?? 'family not recognised';
-  family.title = card.family ? `decided by: ${card.family.evidence.join('; ')}` : '';
+  family.title = card.family ? shown(`decided by: ${card.family.evidence.join('; ')}`) : '';
   const [cover] = card.images;
   if (cover) {
     image.src = cover.dataUrl; // checked by the core: PNG/JPEG/WebP/GIF bytes, base64, size-limited
-    image.title = `${cover.mime}, ${cover.bytes.toLocaleString('en')} bytes, from ${cover.source}`;
+    image.title = shown(`${cover.mime}, ${cover.bytes.toLocaleString('en')} bytes, from ${cover.source}`);
     image.hidden = false;
   }
   const parameters = el('span', { textContent: parametersText(card) });
@@ -114,6 +110,20 @@ export function showCard(card, size) {
   );
 }
 
+/** ✓/✗ lines for hash claims, each after `prefix` (a shard's name). */
+function checkItems(checks, prefix = '') {
+  return checks.map((c) => {
+    const item = el('li', {
+      className: c.match ? 'match' : 'mismatch',
+      textContent: shown(
+        `${prefix}${c.match ? '✓' : '✗'} ${c.key}: ${c.match ? 'matches' : `claims ${c.claimed}, the file has ${c.actual}`}`,
+      ),
+    });
+    item.dataset.testid = 'hash-check';
+    return item;
+  });
+}
+
 /**
  * Shows st.hash()'s answer: the hashes, and ✓/✗ for every claim the metadata makes.
  * @param {import('../web/index.js').HashResult | null} result null clears
@@ -121,6 +131,7 @@ export function showCard(card, size) {
 export function showHashes(result) {
   const box = $('hash-results');
   box.hidden = result === null;
+  $('hash-file').hidden = false;
   if (!result) return;
   for (const [id, value] of [
     ['hash-sha256', result.sha256],
@@ -132,15 +143,20 @@ export function showHashes(result) {
     $(id).textContent = value ?? '–';
   }
   const checks = $('hash-checks');
-  checks.replaceChildren(
-    ...result.checks.map((c) => {
-      const item = el('li', {
-        className: c.match ? 'match' : 'mismatch',
-        textContent: `${c.match ? '✓' : '✗'} ${c.key}: ${c.match ? 'matches' : `claims ${c.claimed}, the file has ${c.actual}`}`,
-      });
-      item.dataset.testid = 'hash-check';
-      return item;
-    }),
-  );
+  checks.replaceChildren(...checkItems(result.checks));
   if (result.checks.length === 0) checks.append(el('li', { textContent: 'The metadata claims no hash of this file.' }));
+}
+
+/**
+ * A sharded model's hashes: each shard's are in its row of the shards table (shards.js); here
+ * the claims of every shard's metadata, each after its shard's name.
+ * @param {{ name: string, hashes: import('../web/index.js').HashResult }[]} shards
+ */
+export function showShardHashes(shards) {
+  $('hash-results').hidden = false;
+  $('hash-file').hidden = true;
+  const checks = $('hash-checks');
+  checks.replaceChildren(...shards.flatMap((s) => checkItems(s.hashes.checks, `${s.name}: `)));
+  if (checks.childElementCount === 0)
+    checks.append(el('li', { textContent: 'The metadata of the shards claims no hash of them.' }));
 }

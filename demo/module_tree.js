@@ -1,27 +1,17 @@
 // The tensor list as a collapsible tree of modules (st.describe().modules): a node's
 // children and tensors are built when it is first opened, so a 20,000-tensor file costs a
-// few elements until someone looks. Names are text (textContent), never HTML.
+// few elements until someone looks. Names are text (textContent), never HTML, their bidi
+// controls shown.
 import { shortCount } from '../web/card/card_text.js';
+import { cell, el, plural, shortBytes, shown } from './text.js';
 
 const NATURAL = new Intl.Collator('en', { numeric: true });
 
 /** Above this many tensors "Expand all" is refused (the page would build them all). */
 export const EXPAND_ALL_LIMIT = 5000;
 
-function el(tag, props = {}, ...children) {
-  const node = Object.assign(document.createElement(tag), props);
-  node.append(...children);
-  return node;
-}
-
-function cell(row, text) {
-  const td = row.insertCell();
-  td.textContent = text;
-  return td;
-}
-
 const counts = (node) =>
-  `${node.tensors.toLocaleString('en')} tensor${node.tensors === 1 ? '' : 's'} · ${shortCount(node.parameters)} parameters · ${shortCount(node.bytes)}B`;
+  `${plural(node.tensors, 'tensor')} · ${shortCount(node.parameters)} parameters · ${shortBytes(node.bytes)}`;
 
 /**
  * @param {HTMLElement} root the tree's container
@@ -52,7 +42,7 @@ export function showModuleTree(root, tree, tensors, decorate) {
       const t = tensors[index];
       const row = body.insertRow();
       row.dataset.name = t.name;
-      cell(row, cut > 0 && t.name.length > cut ? t.name.slice(cut) : t.name).title = t.name;
+      cell(row, cut > 0 && t.name.length > cut ? t.name.slice(cut) : t.name).title = shown(t.name);
       cell(row, t.dtype);
       cell(row, `[${t.shape.join(', ')}]`);
       if (sharded) cell(row, t.shard);
@@ -75,7 +65,7 @@ export function showModuleTree(root, tree, tensors, decorate) {
     const summary = el(
       'summary',
       {},
-      el('span', { className: 'module', textContent: node.name }),
+      el('span', { className: 'module', textContent: shown(node.name) }),
       el('span', { className: 'counts', textContent: counts(node) }),
     );
     const box = el('details', {}, summary);

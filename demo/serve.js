@@ -1,7 +1,10 @@
-// Serves the demo page and the package it imports, on loopback only.
+// Serves the demo page and the package it imports, on loopback only, with single byte ranges
+// (206, Content-Range; 416 past the end) as the Hub and CDNs do, so URLs of files it serves
+// open in the demo as remote files do.
 // Usage: node demo/serve.js [--port 8080]   (port 0 picks a free one)
 import { createServer } from 'node:http';
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -17,6 +20,27 @@ const TYPES = {
 };
 
 /**
+ * The bytes a Range header asks for, as [first, last] (inclusive): `bytes=a-b`, `bytes=a-` or
+ * `bytes=-n` (the last n). null: no Range, or one this server answers with the whole file
+ * (several ranges, another unit: RFC 9110 allows ignoring them); 'unsatisfiable': past the end.
+ * @param {string | undefined} header
+ * @param {number} size
+ * @returns {[number, number] | null | 'unsatisfiable'}
+ */
+export function byteRange(header, size) {
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header?.trim() ?? '');
+  if (!m || (m[1] === '' && m[2] === '')) return null;
+  if (m[1] === '') {
+    const suffix = Number(m[2]);
+    return suffix === 0 || size === 0 ? 'unsatisfiable' : [Math.max(0, size - suffix), size - 1];
+  }
+  const start = Number(m[1]);
+  const end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+  if (m[2] !== '' && Number(m[2]) < start) return null; // invalid: ignored
+  return start >= size ? 'unsatisfiable' : [start, end];
+}
+
+/**
  * Starts the server; resolves to { server, url }.
  * @param {string[]} [dirs] folders of the project to serve (the benchmarks add theirs)
  */
@@ -25,18 +49,41 @@ export function startDemoServer(port = 8080, host = '127.0.0.1', dirs = SERVED_D
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     const relative = path === '/' ? 'demo/index.html' : normalize(path.slice(1));
     const allowed = dirs.some((dir) => relative.startsWith(dir + sep)) && !relative.includes('..');
+    let info;
     try {
-      if (!allowed) throw Object.assign(new Error('not served'), { code: 'ENOENT' });
-      const body = await readFile(join(ROOT, relative));
-      res.writeHead(200, {
-        'content-type': TYPES[extname(relative)] ?? 'application/octet-stream',
-        'cache-control': 'no-store',
-      });
-      res.end(body);
+      if (!allowed) throw new Error('not served');
+      info = await stat(join(ROOT, relative));
+      if (!info.isFile()) throw new Error('not a file');
     } catch {
       res.writeHead(404, { 'content-type': 'text/plain' });
       res.end('not found\n');
+      return;
     }
+    const headers = {
+      'content-type': TYPES[extname(relative)] ?? 'application/octet-stream',
+      'cache-control': 'no-store',
+      'accept-ranges': 'bytes',
+    };
+    const range = byteRange(req.headers.range, info.size);
+    if (range === 'unsatisfiable') {
+      res.writeHead(416, { ...headers, 'content-range': `bytes */${info.size}` });
+      res.end();
+      return;
+    }
+    const [start, end] = range ?? [0, info.size - 1];
+    res.writeHead(range ? 206 : 200, {
+      ...headers,
+      'content-length': String(end - start + 1),
+      ...(range ? { 'content-range': `bytes ${start}-${end}/${info.size}` } : {}),
+    });
+    if (req.method === 'HEAD' || end < start) {
+      res.end();
+      return;
+    }
+    const stream = createReadStream(join(ROOT, relative), { start, end });
+    stream.on('error', () => res.destroy());
+    res.on('close', () => stream.destroy());
+    stream.pipe(res);
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);

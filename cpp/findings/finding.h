@@ -60,6 +60,8 @@ enum class FindingCode : std::uint8_t {
   IndexTotalSizeMismatch,  ///< metadata.total_size is not the tensors' summed bytes
   ShardNotReferenced,      ///< a picked .safetensors file no index entry names
   ComponentMissing,        ///< a diffusers pipeline component that has no safetensors weights
+  // Found in JS (web/file/validate.js):
+  HttpError,  ///< an http(s) source answered an error status: nothing was read
 };
 
 /// @brief A code's stable name and its severity.
@@ -69,7 +71,7 @@ struct FindingCodeInfo {
 };
 
 /// @brief Number of FindingCode values.
-inline constexpr int kFindingCodeCount = 29;
+inline constexpr int kFindingCodeCount = 30;
 
 /// @brief The table, indexed by FindingCode.
 inline constexpr std::array<FindingCodeInfo, kFindingCodeCount> kFindingCodes{{
@@ -102,6 +104,7 @@ inline constexpr std::array<FindingCodeInfo, kFindingCodeCount> kFindingCodes{{
     {"IndexTotalSizeMismatch", Severity::Warning},
     {"ShardNotReferenced", Severity::Info},
     {"ComponentMissing", Severity::Error},
+    {"HttpError", Severity::Error},
 }};
 
 /// @brief The row of `code`.

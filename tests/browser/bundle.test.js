@@ -4,6 +4,7 @@
 // what an app downloads (Vite's output: JS and wasm, gzipped) stays within its budget.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
 import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
@@ -197,6 +198,72 @@ describe('the packed package in a consumer app', () => {
     expect(JSON.parse(shown)).toEqual(EXPECTED);
     expect(errors).toEqual([]);
   }, 60_000);
+
+  test("Vite's chunks carry hash-wasm's SHA-256 only, in the workers too (not every algorithm it has)", async () => {
+    const dist = join(ctx.app, 'dist');
+    const modules = {}; // wasm modules inlined (as base64 of "\0asm") in each JS chunk
+    const sizes = {};
+    for (const path of await filesUnder(dist)) {
+      if (!path.endsWith('.js')) continue;
+      const code = await readFile(path, 'utf8');
+      const name = path.slice(dist.length + 1);
+      modules[name] = code.split('AGFzbQ').length - 1;
+      sizes[name] = gzipSync(code, { level: 9 }).byteLength;
+    }
+    console.log('JS chunks, gzipped:', sizes);
+    const hashing = Object.keys(modules).filter((name) => modules[name] > 0);
+    // The page's SHA-256 chunk, the hashing worker, the package's worker and the app's worker.
+    expect(hashing.length, JSON.stringify(modules)).toBeGreaterThanOrEqual(3);
+    for (const name of hashing) expect(modules[name], name).toBe(1);
+  });
+
+  test('a page without a bundler (a module script from the installed package) hashes a file', async () => {
+    // The page imports the package by its path in node_modules: no bundler, no import map.
+    await writeFile(
+      join(ctx.app, 'plain.html'),
+      `<!doctype html><meta charset="utf-8"><input id="file" type="file"><pre id="out"></pre>
+<script type="module">
+  import { openSafetensors } from './node_modules/safetensors-wasm/web/index.js';
+  document.getElementById('file').addEventListener('change', async (e) => {
+    const out = document.getElementById('out');
+    try {
+      const st = await openSafetensors(e.target.files[0]);
+      const h = await st.hash();
+      out.textContent = JSON.stringify({ sha256: h.sha256, data: h.dataSha256 });
+    } catch (error) {
+      out.textContent = 'error: ' + error.message;
+    }
+    document.body.dataset.state = 'done';
+  });
+  document.body.dataset.state = 'ready';
+</script>`,
+    );
+    const { server, url } = await serve(ctx.app);
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      const errors = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.goto(`${url}plain.html`);
+      await page.waitForFunction(() => document.body.dataset.state === 'ready');
+      const bytes = writeSafetensors([{ name: 'w', dtype: 'F32', shape: [3], data: new Uint8Array(12).fill(7) }]);
+      const path = join(ctx.work, 'plain.safetensors');
+      await writeFile(path, bytes);
+      await page.setInputFiles('#file', path);
+      await page.waitForFunction(() => document.body.dataset.state === 'done');
+      const shown = await page.textContent('#out');
+      expect(shown.startsWith('error'), shown).toBe(false);
+      const dataStart = 8 + Number(Buffer.from(bytes).readBigUInt64LE(0));
+      expect(JSON.parse(shown)).toEqual({
+        sha256: createHash('sha256').update(bytes).digest('hex'),
+        data: createHash('sha256').update(bytes.subarray(dataStart)).digest('hex'),
+      });
+      expect(errors).toEqual([]);
+    } finally {
+      await browser.close();
+      server.close();
+    }
+  });
 
   test(`what a page downloads to open and decode (entry JS and the core's wasm, gzipped) stays under ${BUDGET_BYTES.toLocaleString('en')} bytes`, async () => {
     const dist = join(ctx.app, 'dist');

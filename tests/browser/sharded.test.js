@@ -3,6 +3,7 @@
 // sends no CORS headers; a diffusers pipeline picked as a folder and by URL.
 import { describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { demoBrowser, openDemo } from './demo_browser.js';
@@ -22,8 +23,9 @@ async function shown(page) {
     findings: await page.$$eval('[data-testid=findings] li', (items) =>
       items.map((li) => li.dataset.code ?? li.textContent),
     ),
+    // name, tensors, verdict (the fourth cell gets the shard's SHA-256 after hashing)
     shards: await page.$$eval('[data-testid=shard-row]', (rows) =>
-      rows.map((r) => [...r.cells].map((c) => c.textContent)),
+      rows.map((r) => [...r.cells].slice(0, 3).map((c) => c.textContent)),
     ),
   };
 }
@@ -143,6 +145,10 @@ describe('a diffusers pipeline in the demo (Chromium)', () => {
       ['unet', 'loadable'],
       ['vae', 'missing'],
     ]);
+    // The pipeline's summary (issue 30, item 16): what its components hold, in all.
+    expect(await page.textContent('[data-testid=components-summary]')).toMatch(
+      /^2 with weights \(1 sharded\), 4 without, 1 missing · [\d.]+K? parameters · [\d.]+ (B|KiB) \([\d,]+ bytes\) of tensors/,
+    );
     // The first component with weights is shown: the sharded text encoder, with its shards.
     expect(await page.textContent('[data-testid=file-name]')).toBe('pipeline › text_encoder');
     expect(picked.shards.length).toBeGreaterThan(1);
@@ -157,6 +163,14 @@ describe('a diffusers pipeline in the demo (Chromium)', () => {
     await page.click('tr[data-name="conv_in.bias"]');
     await page.waitForFunction(() => document.body.dataset.state === 'done');
     expect(await page.textContent('[data-testid=preview]')).toMatch(/^conv_in\.bias \(F32/);
+    // A component's file is hashed from the picked folder.
+    await page.click('[data-testid=hash-button]');
+    await page.waitForFunction(() => document.body.dataset.state === 'done');
+    expect(await page.textContent('[data-testid=hash-sha256]')).toBe(
+      createHash('sha256')
+        .update(readFileSync(join(dir, 'unet/diffusion_pytorch_model.safetensors')))
+        .digest('hex'),
+    );
 
     const server = await startServer();
     try {

@@ -93,42 +93,80 @@ describe('reading over HTTP', () => {
 });
 
 describe('server behaviours', () => {
-  test('a server that ignores Range: RangeNotSupported, and the transfer is stopped', async () => {
-    const big = new Uint8Array(64 << 20);
-    let sent = 0;
-    let closedEarly = false;
+  // A server that ignores Range and sends `bytes` whole (200), as a static server without
+  // Range support does; `length: false` leaves Content-Length out (chunked). Counts what it sent.
+  function wholeFileServer(bytes, { length = true } = {}) {
+    const state = { sent: 0, closedEarly: false };
     server.answer = (req, res) => {
-      res.writeHead(200, { 'Content-Length': big.byteLength });
+      res.writeHead(200, { ETag: '"w"', ...(length ? { 'Content-Length': bytes.byteLength } : {}) });
+      state.sent = 0;
       const pump = () => {
-        while (sent < big.byteLength) {
-          const chunk = big.subarray(sent, sent + (1 << 20));
-          sent += chunk.byteLength;
+        while (state.sent < bytes.byteLength) {
+          const chunk = bytes.subarray(state.sent, state.sent + (1 << 20));
+          state.sent += chunk.byteLength;
           if (!res.write(chunk)) return res.once('drain', pump);
         }
         res.end();
       };
       res.on('close', () => {
-        closedEarly = sent < big.byteLength || !res.writableFinished;
+        state.closedEarly = state.sent < bytes.byteLength || !res.writableFinished;
       });
       pump();
       return true;
     };
-    const error = await rejection(openSafetensors(server.url('/m.safetensors')));
-    expect(error).toBeInstanceOf(SafetensorsError);
-    expect(error.code).toBe('RangeNotSupported');
-    expect(error.message).toMatch(/byte ranges/);
-    await new Promise((r) => setTimeout(r, 200));
-    expect(closedEarly).toBe(true);
-    expect(sent).toBeLessThan(big.byteLength);
-  });
+    return state;
+  }
 
-  test('a small file sent whole (200 with its length) is accepted', async () => {
-    server.answer = (req, res) => {
-      res.writeHead(200, { 'Content-Length': FILE.byteLength }).end(FILE);
-      return true;
-    };
-    const st = await openSafetensors(server.url('/m.safetensors'));
-    expect(st.tensors.map((t) => t.name)).toEqual(['x', 'y']);
+  test.each([
+    ['with its Content-Length', true, (64 << 20) + 8, /answered 200 OK with 67108872 bytes/],
+    ['chunked, without one', false, 96 << 20, /answered 200 OK with 6\d{7} bytes/],
+  ])(
+    'a server that ignores Range with a file over 64 MiB (%s): RangeNotSupported naming its reply, the transfer stopped',
+    async (_, length, size, reply) => {
+      const state = wholeFileServer(new Uint8Array(size), { length });
+      const error = await rejection(openSafetensors(server.url('/m.safetensors')));
+      expect(error).toBeInstanceOf(SafetensorsError);
+      expect(error.code).toBe('RangeNotSupported');
+      expect(error.status).toBe(200);
+      expect(error.message).toMatch(reply);
+      expect(error.message).toMatch(/over 64 MiB.*byte ranges/);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(state.closedEarly).toBe(true);
+      expect(state.sent).toBeLessThan(size);
+      expect(server.log).toHaveLength(1);
+    },
+  );
+
+  test.each([
+    ['with its Content-Length', true],
+    ['chunked, without one', false],
+  ])(
+    'a server that ignores Range with a file of at most 64 MiB (%s): read whole in one GET; tensors, scan and hashes as local',
+    async (_, length) => {
+      // Larger than the first read (256 KiB), so a Range server would be asked again.
+      const big = writeSafetensors([
+        { name: 'w', dtype: 'F32', shape: [1 << 18], data: pseudoRandomBytes(1 << 20, 9) },
+      ]);
+      wholeFileServer(big, { length });
+      const url = server.url('/m.safetensors');
+      const st = await openSafetensors(url);
+      expect(st.fileSize).toBe(big.byteLength);
+      expect(await st.getTensor('w')).toEqual(await (await openSafetensors(big)).getTensor('w'));
+      expect((await st.hash()).sha256).toBe(createHash('sha256').update(big).digest('hex'));
+      expect(server.log).toHaveLength(1);
+      expect(await validateSafetensors(url, { scanData: true, hash: true })).toEqual(
+        await validateSafetensors(big, { scanData: true, hash: true }),
+      );
+      expect(server.log).toHaveLength(2);
+    },
+  );
+
+  test('a later request answered with the whole file (200): RangeNotSupported, stopped', async () => {
+    const st = await openSafetensors(server.url('/m.safetensors'), { firstRead: 64 });
+    wholeFileServer(FILE);
+    const error = await rejection(st.getTensor('x'));
+    expect(error.code).toBe('RangeNotSupported');
+    expect(error.message).toMatch(/answered 200 OK with \d+ bytes \(the whole file\)/);
   });
 
   test.each([
@@ -146,6 +184,21 @@ describe('server behaviours', () => {
     expect(error.status).toBe(status);
     expect(error.message).toMatch(hint);
     expect(server.log).toHaveLength(1);
+  });
+
+  test('validateSafetensors on a URL that answers 404 or 403: a verdict with the status, not a throw', async () => {
+    const missing = await validateSafetensors(server.url('/nope.safetensors'), { hash: true, scanData: true });
+    expect(missing).toMatchObject({ loadable: false, referenceError: null, tensors: 0, status: 404 });
+    expect(missing.findings).toHaveLength(1);
+    expect(missing.findings[0]).toMatchObject({ code: 'HttpError', severity: 'error' });
+    expect(missing.findings[0].message).toMatch(/answered 404.*check the URL/);
+    server.answer = (req, res) => {
+      res.writeHead(403).end();
+      return true;
+    };
+    expect(await validateSafetensors(server.url('/m.safetensors'))).toMatchObject({ loadable: false, status: 403 });
+    // Not an HTTP status: still thrown (a TypeError for a bad argument).
+    await expect(validateSafetensors(server.url('/m.safetensors'), { firstRead: 1 })).rejects.toThrow(TypeError);
   });
 
   test('5xx is retried with backoff, then succeeds; a lasting 5xx is an HttpError after 3 attempts', async () => {

@@ -35,6 +35,8 @@ export async function usage(file: Blob): Promise<number> {
   const report: ValidationReport = await validateSafetensors(new Uint8Array(8));
   const kinds: (string | null)[] = [report.referenceError];
   const warnings: Finding[] = report.findings.filter((f) => f.severity === 'warning');
+  // A URL that answered an error status: the status, in a verdict (not a throw).
+  const status: number | undefined = (await validateSafetensors('https://example.org/missing.safetensors')).status;
 
   const handle = await open('model.safetensors');
   await validateSafetensors(handle);

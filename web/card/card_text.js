@@ -46,6 +46,14 @@ export function shortCount(n) {
 }
 
 /**
+ * "LoRA", "LoKr", …: what kind of adapter the card's is (null for a model).
+ * @param {import('../index.js').ModelCard} card
+ */
+export function adapterName(card) {
+  return card.adapter ? (ADAPTER_NAMES[card.adapter.type] ?? card.adapter.type) : null;
+}
+
+/**
  * "LoKr (kohya, lycoris.kohya), rank 4, alpha 4, on unet and text_encoder", or null.
  * @param {import('../index.js').ModelCard} card
  */
@@ -53,7 +61,7 @@ export function adapterText(card) {
   const a = card.adapter;
   if (!a) return null;
   const how = [a.format, a.networkModule].filter(Boolean).join(', ');
-  const parts = [`${ADAPTER_NAMES[a.type] ?? a.type} (${how})`];
+  const parts = [`${adapterName(card)} (${how})`];
   if (a.rank !== null) parts.push(`rank ${a.rank}`);
   if (a.alpha !== null) parts.push(`alpha ${a.alpha}`);
   if (a.targets.length) parts.push(`on ${a.targets.slice(0, 6).join(', ')}${a.targets.length > 6 ? ', …' : ''}`);
@@ -128,4 +136,20 @@ export function trainingSummary(card) {
     if (v !== undefined && v !== null && v !== '') out.push([label, String(v)]);
   }
   return out;
+}
+
+/**
+ * The Unicode bidirectional controls (embeddings, overrides, isolates, marks): in a name or a
+ * metadata value they can make text read in another order than it is stored ("Trojan Source",
+ * CVE-2021-42574), e.g. a tensor name that displays as another.
+ */
+export const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * `text` with each bidi control shown as its code point, "[U+202E]", so that it is seen and
+ * does nothing.
+ * @param {string} text
+ */
+export function markBidiControls(text) {
+  return text.replace(BIDI_CONTROLS, (c) => `[U+${c.codePointAt(0)?.toString(16).toUpperCase().padStart(4, '0')}]`);
 }

@@ -1,6 +1,7 @@
 // The CLI's text: a model card and hashes (label, two spaces, value), findings, verdicts and
 // tables. Everything from a file passes through printable() before it reaches a terminal.
-import { adapterText, familyText, parametersText, trainingSummary } from '../card/card_text.js';
+import { BIDI_CONTROLS, adapterText, familyText, parametersText, trainingSummary } from '../card/card_text.js';
+import { verdictText as plainVerdict } from '../file/verdict_text.js';
 
 const MAX_TRIGGERS = 8;
 const MAX_LINE = 300;
@@ -12,9 +13,10 @@ const clip = (/** @type {string} */ text) => (text.length > MAX_LINE ? `${text.s
 // which are shown escaped instead (\u202E) so that a reader sees they are there.
 // eslint-disable-next-line no-control-regex
 const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
-const BIDI = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
 export const printable = (/** @type {string} */ text) =>
-  text.replace(CONTROLS, ' ').replace(BIDI, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
+  text
+    .replace(CONTROLS, ' ')
+    .replace(BIDI_CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
 
 /** `1 tensor`, `2 tensors`: a count and its noun. */
 export const counted = (/** @type {number} */ n, /** @type {string} */ noun) => `${n} ${noun}${n === 1 ? '' : 's'}`;
@@ -109,10 +111,10 @@ export function findingLine(f) {
 }
 
 /** `loadable`, or `not loadable: <the reference's error kind>`. */
-export const verdictText = (/** @type {{ loadable: boolean, referenceError: string | null }} */ r) =>
-  r.loadable
-    ? paint('good', 'loadable')
-    : paint('bad', `not loadable${r.referenceError ? `: ${r.referenceError}` : ''}`);
+/** The verdict in plain words (web/file/verdict_text.js: another format is named), coloured on a terminal. */
+export const verdictText = (
+  /** @type {{ loadable: boolean, referenceError: string | null, findings?: import('../index.js').Finding[] }} */ r,
+) => paint(r.loadable ? 'good' : 'bad', plainVerdict(r));
 
 /**
  * Rows of cells as aligned columns.

@@ -70,7 +70,8 @@ export type FindingCode =
   | 'UnsafeShardName'
   | 'IndexTotalSizeMismatch'
   | 'ShardNotReferenced'
-  | 'ComponentMissing';
+  | 'ComponentMissing'
+  | 'HttpError';
 
 /** What a NotSafetensors finding says the file is instead (cpp/analysis/foreign_format.h). Checked against the core's table by tests/js/documented_codes.test.js. */
 export type ForeignFormat =

@@ -80,6 +80,11 @@ export interface ValidationReport {
   /** Only with `describe: true`: the header's model card (a file cut short whose header is whole
    * has one), or null when the header could not be read. */
   card?: ModelCard | null;
+  /**
+   * validateSafetensors on an http(s) URL that answered an error status (404, 403, a lasting
+   * 5xx): that status. Nothing was read; the one finding is an `HttpError`.
+   */
+  status?: number;
 }
 
 export interface ReadOptions {

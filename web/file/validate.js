@@ -1,6 +1,8 @@
 // validateSafetensors: the reference loader's verdict and the findings of a file, with its
-// data scan and hashes in the same read when asked for. Never throws for a bad file.
+// data scan and hashes in the same read when asked for. Never throws for a bad file, nor for
+// a URL that answers an error status (its verdict says so, with the status).
 import { initSafetensors } from '../core/modules.js';
+import { SafetensorsError } from '../core/errors.js';
 import { toByteSource } from '../source/byte_source.js';
 import { readHeader } from '../header/read_header.js';
 import { scanData } from '../tensors/data_scan.js';
@@ -21,6 +23,17 @@ export function verdictOf(header) {
     findings: header.findings,
     tensors: header.tensors.length,
   };
+}
+
+/**
+ * The verdict on a URL that answered an error status: not loadable, nothing read, the status.
+ * @param {SafetensorsError} error an HttpError (it has `.status`)
+ * @returns {Promise<import('../index.js').ValidationReport>}
+ */
+async function unreachable(error) {
+  const core = await initSafetensors();
+  const finding = { code: 'HttpError', severity: core.severity('HttpError'), message: error.message };
+  return { loadable: false, referenceError: null, findings: [finding], tensors: 0, status: error.status };
 }
 
 /**
@@ -57,8 +70,14 @@ export async function validateSafetensors(input, options = {}) {
   checkBoolean(options, 'scanData');
   checkBoolean(options, 'hash');
   checkBoolean(options, 'describe');
-  const { source, header } = await readSource(input, options);
-  /** @type {import('../index.js').ValidationReport} */
+  let read;
+  try {
+    read = await readSource(input, options);
+  } catch (error) {
+    if (error instanceof SafetensorsError && error.code === 'HttpError') return unreachable(error);
+    throw error;
+  }
+  const { source, header } = read;
   const result = verdictOf(header);
   // The header's card: a header that could not be read has no tensors and no table.
   if (describe)

@@ -1,9 +1,9 @@
 // A SHA-256 lane in a worker (web/hashing/sha256_lane.js): hashes the byte pieces it is sent, in
 // order; `cut` answers the digest so far and starts again. Runs as a browser module worker
 // (hash-wasm) or a Node worker thread (node:crypto).
-import { createSHA256 } from 'hash-wasm';
 import { isNode } from '../core/platform.js';
 import { nodeSha256, wasmSha256 } from './sha256.js';
+import { sha256Factory } from './load_sha256.js';
 
 /**
  * What the lane sends: a piece to hash, or a cut (answer the digest so far and start again).
@@ -35,7 +35,7 @@ async function hostPort() {
 // No top-level await: bundlers build workers as classic scripts by default (Vite: iife).
 async function main() {
   const port = await hostPort();
-  const hasher = isNode() ? await nodeSha256() : await wasmSha256(createSHA256);
+  const hasher = isNode() ? await nodeSha256() : await wasmSha256(await sha256Factory());
   port.listen((message) => {
     try {
       if (message.bytes) {

@@ -6,6 +6,7 @@ import { SafetensorsError } from '../core/errors.js';
 import { browserEndpoint, nodeEndpoint } from '../core/worker_endpoint.js';
 import { isNode } from '../core/platform.js';
 import { nodeSha256, wasmSha256 } from './sha256.js';
+import { sha256Factory } from './load_sha256.js';
 
 /** A worker lane holds at most this many bytes sent but not yet hashed before update() waits. */
 export const LANE_IN_FLIGHT_BYTES = 16 << 20;
@@ -18,8 +19,7 @@ const WORKER_START_MS = 10_000;
  */
 export async function newSha256() {
   if (isNode()) return nodeSha256();
-  const { createSHA256 } = await import('hash-wasm');
-  return wasmSha256(createSHA256);
+  return wasmSha256(await sha256Factory());
 }
 
 /**
@@ -65,7 +65,7 @@ async function spawn() {
 
 /**
  * A lane in a worker of its own, or null when no worker can be started here (no Worker,
- * the script or hash-wasm cannot be loaded, e.g. without a bundler in a browser).
+ * the script or hash-wasm cannot be loaded).
  * @returns {Promise<Sha256Lane | null>}
  */
 export async function workerLane() {

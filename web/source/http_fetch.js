@@ -173,6 +173,20 @@ export async function fetchWhole(url, options, limit, tooLarge) {
     if (response.status >= 400) throw httpError(url, response.status, response.statusText);
     throw readError(`${url} answered ${response.status}`);
   }
+  return readWhole(response, url, signal, limit, tooLarge);
+}
+
+/**
+ * A response's whole body, at most `limit` bytes: a larger one (by its Content-Length, or as
+ * it arrives) is stopped and `tooLarge(bytes)` thrown.
+ * @param {Response} response
+ * @param {string} url
+ * @param {AbortSignal | undefined} signal
+ * @param {number} limit
+ * @param {(bytes: number) => Error} tooLarge
+ * @returns {Promise<Uint8Array>}
+ */
+export async function readWhole(response, url, signal, limit, tooLarge) {
   const declared = Number(response.headers.get('content-length') ?? 0);
   if (declared > limit) {
     response.body?.cancel().catch(() => {});

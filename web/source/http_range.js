@@ -2,7 +2,10 @@
 // Content-Range, no content encoding, the same size and ETag as the first response) and its
 // body streamed as exactly the bytes asked for.
 import { SafetensorsError, readError } from '../core/errors.js';
-import { CORS_HINT, fetchRetrying, httpError, readBody, requestOptions } from './http_fetch.js';
+import { CORS_HINT, fetchRetrying, httpError, readBody, readWhole, requestOptions } from './http_fetch.js';
+
+/** A server that ignores Range has its file read whole, in one GET, up to this size. */
+export const WHOLE_FILE_LIMIT = 64 << 20;
 
 /**
  * "bytes 0-99/1234" -> { start: 0, end: 99, total: 1234 }; "bytes * /1234" (no space) ->
@@ -55,7 +58,8 @@ export class Remote {
    * @param {number} start
    * @param {number} end
    * @param {boolean} first
-   * @returns {Promise<{ response: Response | null, length: number }>} no response when there is nothing to send
+   * @returns {Promise<{ response: Response | null, length: number, whole?: boolean }>} no response when there
+   *   is nothing to send; `whole`: the response is the whole file (200), its length -1 when not given
    */
   async checked(response, start, end, first) {
     const { status } = response;
@@ -91,27 +95,49 @@ export class Remote {
       throw readError(`${this.url} has no bytes ${start}-${end} any more (416): the file changed on the server`);
     }
     if (status === 200) {
-      // The server ignored Range. A small whole file is fine the first time; anything else
-      // would be a download of the whole file, so stop at once.
-      const length = Number(response.headers.get('content-length'));
-      if (
-        first &&
-        response.headers.get('content-length') !== null &&
-        length <= end - start + 1 &&
-        !response.headers.get('content-encoding')
-      ) {
-        this.checkSame(length, response.headers.get('etag'), first, drop);
-        return { response, length };
-      }
+      // The server ignored Range and sends the whole file: fine the first time for a file of
+      // at most WHOLE_FILE_LIMIT bytes (read whole, see readWholeFile); else stopped at once.
+      const declared = response.headers.get('content-length');
+      if (first && (declared === null || Number(declared) <= WHOLE_FILE_LIMIT))
+        return { response, length: declared === null ? -1 : Number(declared), whole: true };
       drop();
-      throw new SafetensorsError(
-        'RangeNotSupported',
-        `${this.url} ignored the Range request and started sending the whole file (200); it was stopped. Serve the file from a server that supports byte ranges (206 Partial Content, as the Hugging Face Hub, S3, nginx and most CDNs do)`,
-      );
+      throw this.rangeNotSupported(response, declared === null ? null : Number(declared), first);
     }
     drop();
     if (status >= 400) throw httpError(this.url, status, response.statusText);
     throw readError(`${this.url} answered ${status} to a Range request`);
+  }
+
+  /**
+   * The body of a first response that is the whole file (200): at most WHOLE_FILE_LIMIT
+   * bytes, kept; the size is what arrived (a compressed response arrives decoded).
+   * @param {Response} response
+   * @param {AbortSignal} [signal]
+   */
+  async readWholeFile(response, signal) {
+    const bytes = await readWhole(response, this.url, signal, WHOLE_FILE_LIMIT, (size) =>
+      this.rangeNotSupported(response, size, true),
+    );
+    this.checkSame(bytes.byteLength, response.headers.get('etag'), true, () => {});
+    return bytes;
+  }
+
+  /**
+   * RangeNotSupported for a 200 answer to a Range request, naming the server's reply.
+   * @param {Response} response
+   * @param {number | null} size its Content-Length, or the bytes it sent before it was stopped
+   * @param {boolean} first
+   */
+  rangeNotSupported(response, size, first) {
+    const reply = `${response.status}${response.statusText ? ` ${response.statusText}` : ''}${size === null ? '' : ` with ${size} bytes`}`;
+    const why = first
+      ? `files over ${WHOLE_FILE_LIMIT / (1 << 20)} MiB are read only through byte ranges`
+      : 'it had answered the first request with a range';
+    return new SafetensorsError(
+      'RangeNotSupported',
+      `${this.url} ignored the Range request and answered ${reply} (the whole file); it was stopped: ${why}. Serve the file from a server that supports byte ranges (206 Partial Content, as the Hugging Face Hub, S3, nginx and most CDNs do)`,
+      { status: response.status },
+    );
   }
 
   /**

@@ -4,7 +4,8 @@
 // with one request (two when the header is longer). No HEAD request, and no conditional
 // headers (If-Match, If-Range): they are not CORS-safelisted, so they would cost a preflight
 // request per read in browsers. Instead every response's size and ETag are compared with the
-// first one's, which finds a file replaced on the server just as well.
+// first one's, which finds a file replaced on the server just as well. A server that ignores
+// Range has a file of up to 64 MiB read whole by that first request (http_range.js).
 import { readError } from '../core/errors.js';
 import { Remote, bodyChunks } from './http_range.js';
 
@@ -26,11 +27,12 @@ export async function fromUrl(url, options = {}) {
   const remote = new Remote(href, { ...options, firstRead: options.firstRead ?? FIRST_READ_BYTES });
   const { signal } = options;
   const ask = Math.max(8, remote.firstRead);
-  const { response, length } = await remote.request(0, ask - 1, signal, true);
-  // The first bytes are kept: reads inside them (the length prefix, a header that fits) cost nothing.
-  const head = new Uint8Array(length);
+  const { response, length, whole } = await remote.request(0, ask - 1, signal, true);
+  // The first bytes are kept: reads inside them (the length prefix, a header that fits) cost
+  // nothing. A server without Range support sent the whole file: all of it is kept.
+  const head = whole ? await remote.readWholeFile(/** @type {Response} */ (response), signal) : new Uint8Array(length);
   let at = 0;
-  if (response) {
+  if (response && !whole) {
     for await (const chunk of bodyChunks(remote, response, length, signal)) {
       head.set(chunk, at);
       at += chunk.byteLength;

@@ -1,0 +1,329 @@
+// The demo with what a user drops, picks or types (issue 30, items 1, 4, 15, 16), in Chromium:
+// a dropped folder (a sharded model, a folder of LoRAs), a failure that leaves nothing of the
+// previous file on screen, a slow URL that fails after a file was picked, a sharded model
+// hashed and scanned, bidi controls in names and metadata, and what the tensor list says.
+import { describe, expect, test } from 'vitest';
+import { createHash } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { demoBrowser, openDemo, pickFile } from './demo_browser.js';
+import { startServer } from '../js/http_server.js';
+import { pseudoRandomBytes, writeSafetensors } from '../../tools/write_safetensors.js';
+
+const demo = demoBrowser('stw-sources-');
+const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
+const settled = (page) =>
+  page.waitForFunction(() => document.body.dataset.state === 'done' || document.body.dataset.state === 'error');
+const text = (page, testid) => page.textContent(`[data-testid=${testid}]`);
+const rows = (page, testid) =>
+  page.$$eval(`[data-testid=${testid}]`, (trs) => trs.map((r) => [...r.cells].map((c) => c.textContent)));
+
+/** A two-shard model: its files' bytes by name (shard names as transformers writes them). */
+function twoShardModel() {
+  const first = writeSafetensors([
+    { name: 'model.embed.weight', dtype: 'F32', shape: [4, 4], data: pseudoRandomBytes(64, 1) },
+  ]);
+  const second = writeSafetensors([
+    { name: 'model.head.weight', dtype: 'F32', shape: [4], data: new Uint8Array(16) },
+    { name: 'model.head.bias', dtype: 'F16', shape: [2], data: pseudoRandomBytes(4, 2) },
+  ]);
+  const index = {
+    metadata: { total_size: 84 },
+    weight_map: {
+      'model.embed.weight': 'model-00001-of-00002.safetensors',
+      'model.head.weight': 'model-00002-of-00002.safetensors',
+      'model.head.bias': 'model-00002-of-00002.safetensors',
+    },
+  };
+  return {
+    'model-00001-of-00002.safetensors': first,
+    'model-00002-of-00002.safetensors': second,
+    'model.safetensors.index.json': new TextEncoder().encode(JSON.stringify(index)),
+  };
+}
+
+/**
+ * Drops a folder on the demo's drop zone as a browser does: the DataTransfer lists the folder
+ * as one empty File, and its item's webkitGetAsEntry() gives the directory entry, whose reader
+ * hands out children `batch` at a time (Chromium gives at most 100 per call).
+ * @param {{ name: string, children?: any[], bytes?: number[] }} tree
+ */
+async function dropFolder(page, tree, batch = 2) {
+  await page.evaluate(
+    ({ tree, batch }) => {
+      const entry = (node, parent) => {
+        const fullPath = `${parent}/${node.name}`;
+        if (!node.children)
+          return {
+            isFile: true,
+            isDirectory: false,
+            name: node.name,
+            fullPath,
+            file: (ok) => setTimeout(() => ok(new File([new Uint8Array(node.bytes)], node.name))),
+          };
+        const children = node.children.map((c) => entry(c, fullPath));
+        return {
+          isFile: false,
+          isDirectory: true,
+          name: node.name,
+          fullPath,
+          createReader() {
+            let at = 0;
+            return {
+              readEntries(ok) {
+                setTimeout(() => {
+                  ok(children.slice(at, at + batch));
+                  at += batch;
+                });
+              },
+            };
+          },
+        };
+      };
+      const root = entry(tree, '');
+      const dataTransfer = {
+        items: [{ kind: 'file', type: '', webkitGetAsEntry: () => root }],
+        files: [new File([], tree.name)],
+        types: ['Files'],
+      };
+      const event = new Event('drop', { bubbles: true, cancelable: true });
+      Object.defineProperty(event, 'dataTransfer', { value: dataTransfer });
+      document.body.dataset.state = 'picking';
+      document.getElementById('drop').dispatchEvent(event);
+    },
+    { tree, batch },
+  );
+  await settled(page);
+}
+
+const folder = (name, files) => ({
+  name,
+  children: Object.entries(files).map(([file, bytes]) => ({ name: file, bytes: Array.from(bytes) })),
+});
+
+describe('the demo with dropped folders, failures and races (Chromium)', () => {
+  test('a dropped folder holding a sharded model is walked and shown as one model; .git is skipped', async () => {
+    const { page, errors } = await openDemo(demo);
+    const tree = folder('tiny-model', { ...twoShardModel(), 'config.json': new TextEncoder().encode('{}') });
+    tree.children.push({ name: '.git', children: [{ name: 'HEAD', bytes: [1, 2, 3] }] });
+    await dropFolder(page, tree);
+    expect(await text(page, 'verdict')).toBe('loadable');
+    expect(await text(page, 'file-name')).toBe('tiny-model');
+    expect(await text(page, 'tensor-count')).toBe('3');
+    expect((await rows(page, 'shard-row')).map((r) => r.slice(0, 3))).toEqual([
+      ['model-00001-of-00002.safetensors', '1', 'loadable'],
+      ['model-00002-of-00002.safetensors', '2', 'loadable'],
+    ]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  test('a dropped folder of separate LoRAs: each file with its verdict, the first shown, another on a click', async () => {
+    const lora = (rank, seed) =>
+      writeSafetensors([
+        {
+          name: 'lora_unet_proj.lora_down.weight',
+          dtype: 'F16',
+          shape: [rank, 8],
+          data: pseudoRandomBytes(rank * 16, seed),
+        },
+        {
+          name: 'lora_unet_proj.lora_up.weight',
+          dtype: 'F16',
+          shape: [8, rank],
+          data: pseudoRandomBytes(rank * 16, seed + 1),
+        },
+      ]);
+    const files = {
+      'b_style.safetensors': lora(4, 3),
+      'a_fox.safetensors': lora(2, 1),
+      'cut.safetensors': new Uint8Array(5),
+    };
+    const { page, errors } = await openDemo(demo);
+    await dropFolder(page, folder('loras', files));
+    const size = (name) => `${files[name].byteLength} B`;
+    expect(await rows(page, 'file-row')).toEqual([
+      ['a_fox.safetensors', '2', size('a_fox.safetensors'), 'loadable'],
+      ['b_style.safetensors', '2', size('b_style.safetensors'), 'loadable'],
+      ['cut.safetensors', '0', '5 B', 'not loadable: HeaderTooSmall'],
+    ]);
+    expect(await text(page, 'file-name')).toBe('loras › a_fox.safetensors');
+    expect(await text(page, 'verdict')).toBe('loadable');
+    expect(await page.isHidden('#shards-box')).toBe(true);
+    await page.evaluate(() => {
+      document.body.dataset.state = 'picking';
+    });
+    await page.click('[data-testid=file-row] button:text-is("cut.safetensors")');
+    await settled(page);
+    expect(await text(page, 'file-name')).toBe('loras › cut.safetensors');
+    expect(await text(page, 'verdict')).toBe('not loadable: HeaderTooSmall');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  test("a folder that cannot be opened: the failure is shown and nothing of the previous file's card stays", async () => {
+    const { page, errors } = await openDemo(demo);
+    expect(await text(page, 'card-title')).toBe('Demo sample LoRA');
+    const model = twoShardModel();
+    // Two indexes in one folder: openSafetensorsIndex refuses it (InvalidIndex).
+    await dropFolder(
+      page,
+      folder('two-models', { ...model, 'other.safetensors.index.json': model['model.safetensors.index.json'] }),
+    );
+    expect(await page.evaluate(() => document.body.dataset.state)).toBe('error');
+    expect(await text(page, 'verdict')).toMatch(/^could not read the file: .*2 indexes/);
+    expect(await text(page, 'card-title')).toBe('(nothing to show)');
+    expect(await page.$$eval('#card-rows dt', (dts) => dts.length)).toBe(0);
+    expect(await page.isHidden('[data-testid=card-image]')).toBe(true);
+    for (const id of ['tensor-count', 'parameters', 'findings', 'module-tree', 'card-kind'])
+      expect(await text(page, id), id).toBe('');
+    expect(await page.$$eval('[data-testid=metadata] tr', (trs) => trs.length)).toBe(0);
+    expect(await page.isDisabled('[data-testid=hash-button]')).toBe(true);
+    expect(await page.isHidden('#edit-box')).toBe(true);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  test('a slow URL that fails after a file was picked does not overwrite that file’s verdict', async () => {
+    const server = await startServer();
+    server.answer = (req, res) => {
+      setTimeout(() => {
+        if (!res.destroyed) res.writeHead(404).end();
+      }, 1500);
+      return true;
+    };
+    const path = join(demo.dir, 'after-url.safetensors');
+    await writeFile(path, writeSafetensors([{ name: 'w', dtype: 'F32', shape: [2], data: pseudoRandomBytes(8) }]));
+    try {
+      const { page, errors } = await openDemo(demo);
+      await page.fill('[data-testid=url-input]', server.url('/slow.safetensors'));
+      await page.click('[data-testid=url-open]');
+      expect(await text(page, 'verdict')).toBe('reading…');
+      await pickFile(page, path);
+      expect(await text(page, 'verdict')).toBe('loadable');
+      await new Promise((resolve) => setTimeout(resolve, 2500)); // the URL's 404 has come and gone
+      expect(await text(page, 'verdict')).toBe('loadable');
+      expect(await text(page, 'file-name')).toBe('after-url.safetensors');
+      expect(await text(page, 'tensor-count')).toBe('1');
+      expect(await page.evaluate(() => document.body.dataset.state)).toBe('done');
+      expect(errors).toEqual([]);
+      await page.close();
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('a sharded model is hashed and scanned shard by shard from the demo', async () => {
+    const dir = join(demo.dir, 'hashed-model');
+    await mkdir(dir, { recursive: true });
+    const model = twoShardModel();
+    for (const [name, bytes] of Object.entries(model)) await writeFile(join(dir, name), bytes);
+    const { page, errors } = await openDemo(demo);
+    await page.evaluate(() => {
+      document.body.dataset.state = 'picking';
+    });
+    await page.setInputFiles('[data-testid=folder-input]', dir);
+    await settled(page);
+    expect(await text(page, 'verdict')).toBe('loadable');
+    expect(await page.isDisabled('[data-testid=hash-button]')).toBe(false);
+    await page.click('[data-testid=hash-button]');
+    await page.waitForFunction(() => document.body.dataset.state === 'done');
+    expect(await text(page, 'hash-status')).toMatch(/^Hashed 2 shards in \d+ ms/);
+    expect((await rows(page, 'shard-row')).map((r) => [r[0], r[3]])).toEqual([
+      ['model-00001-of-00002.safetensors', sha256(model['model-00001-of-00002.safetensors'])],
+      ['model-00002-of-00002.safetensors', sha256(model['model-00002-of-00002.safetensors'])],
+    ]);
+    await page.click('[data-testid=scan-button]');
+    await page.waitForFunction(() => document.body.dataset.state === 'done');
+    expect(await text(page, 'scan-status')).toMatch(
+      /^Scanned 84 B of 2 shards in \d+ ms: 0 tensor\(s\) with NaN or infinities, 1 all-zero\.$/,
+    );
+    await page.click('[data-testid=expand-all]');
+    const scanned = await page.$$eval('[data-testid=tensor-table] tbody tr', (trs) =>
+      Object.fromEntries(trs.map((tr) => [tr.dataset.name, tr.lastElementChild.textContent])),
+    );
+    expect(scanned).toEqual({ 'model.embed.weight': 'ok', 'model.head.weight': 'all zero', 'model.head.bias': 'ok' });
+    expect(await page.$$eval('[data-testid=findings] li', (lis) => lis.map((li) => li.textContent))).toEqual([
+      expect.stringMatching(/^infomodel-00002-of-00002\.safetensors: AllZeroTensor: /),
+    ]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('what the demo says about a file (Chromium)', () => {
+  test('bidi controls in names and metadata are shown as code points, in text and tooltips alike', async () => {
+    const path = join(demo.dir, 'bidi.safetensors');
+    const title = 'invoice\u202Eexe.txt';
+    await writeFile(
+      path,
+      writeSafetensors([{ name: 'layer\u2066.w\u200Feight', dtype: 'F32', shape: [1], data: pseudoRandomBytes(4) }], {
+        'modelspec.title': title,
+        'ss_tag\u061C': 'a\u202Ab\u202Cc',
+        'modelspec.author': 'x\u2067y\u2069',
+      }),
+    );
+    const { page, errors } = await openDemo(demo);
+    await pickFile(page, path);
+    await page.click('[data-testid=expand-all]');
+    await page.click('#metadata-box > summary');
+    expect(await text(page, 'card-title')).toBe('invoice[U+202E]exe.txt');
+    expect(await text(page, 'metadata')).toContain('ss_tag[U+061C]');
+    expect(await text(page, 'metadata')).toContain('a[U+202A]b[U+202C]c');
+    expect(await text(page, 'module-tree')).toContain('[U+200F]eight');
+    // Nowhere on the page (but in the editor's fields, which must keep the value to save it, and
+    // in data- attributes, which hold names as keys and are never displayed) is a bidi control
+    // left, in text or in an attribute (tooltips).
+    const left = await page.evaluate(() => {
+      const bidi = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+      const found = [];
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (node.closest?.('#edit-box') || node.parentElement?.closest('#edit-box')) continue;
+        if (node.nodeType === Node.TEXT_NODE && bidi.test(node.data)) found.push(node.data);
+        if (node.nodeType === Node.ELEMENT_NODE)
+          for (const a of node.attributes)
+            if (!a.name.startsWith('data-') && bidi.test(a.value)) found.push(`${a.name}=${a.value}`);
+      }
+      return found;
+    });
+    expect(left).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  test('the tensor list says something true of an adapter, and sizes are in binary units everywhere', async () => {
+    const path = join(demo.dir, 'two-tensor-lora.safetensors');
+    await writeFile(
+      path,
+      writeSafetensors([
+        { name: 'lora_unet_proj_in.lora_down.weight', dtype: 'F16', shape: [4, 320], data: pseudoRandomBytes(2560, 1) },
+        { name: 'lora_unet_proj_in.lora_up.weight', dtype: 'F16', shape: [320, 4], data: pseudoRandomBytes(2560, 2) },
+      ]),
+    );
+    const dotless = join(demo.dir, 'dotless.safetensors');
+    await writeFile(
+      dotless,
+      writeSafetensors([{ name: 'emb', dtype: 'F32', shape: [3], data: pseudoRandomBytes(12) }]),
+    );
+    const { page, errors } = await openDemo(demo);
+    // The sample (a LoRA in two top-level modules and a tensor outside them).
+    expect(await page.textContent('#tensor-note')).toMatch(
+      /^16 tensors of a LoRA adapter in 2 top-level modules and 1 at the top\. /,
+    );
+    await pickFile(page, path);
+    expect(await page.textContent('#tensor-note')).toMatch(/^2 tensors of a LoRA adapter, all in lora_unet_proj_in\. /);
+    expect(await page.$$eval('#module-tree .counts', (s) => s.map((x) => x.textContent))).toEqual([
+      '2 tensors · 2.56K parameters · 5.00 KiB',
+    ]);
+    expect(await text(page, 'card-parameters')).toMatch(/^2,560 /);
+    const sizes = await page.textContent('#sizes');
+    expect(sizes).toMatch(/^5\.\d\d KiB \([\d,]+ bytes\); header \d+ B$/);
+    await pickFile(page, dotless);
+    expect(await page.textContent('#tensor-note')).toMatch(/^1 tensor, none in a module \(no name has a dot\)\. /);
+    // Decimal units (KB, MB) appear nowhere on the page.
+    expect(await page.textContent('main')).not.toMatch(/\d ?[KMGT]B\b/);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
