@@ -8,6 +8,7 @@ export * from './hashing/types.js';
 export * from './card/types.js';
 export * from './sharded/types.js';
 export * from './write/types.js';
+export * from './provenance/types.js';
 import type { InitOptions, SafetensorsError } from './core/types.js';
 import type { ReadOptions, SafetensorsFile, ValidateOptions, ValidationReport } from './file/types.js';
 import type {
@@ -21,6 +22,7 @@ import type {
 import type { ByteReader, SafetensorsSource } from './source/types.js';
 import type { DataScan } from './tensors/types.js';
 import type { TensorToWrite } from './write/types.js';
+import type { ModelSource, SignatureVerification, VerifySignatureOptions } from './provenance/types.js';
 
 /**
  * Loads the core's wasm module; optional (the first call of any function does it). Options given
@@ -85,3 +87,14 @@ export function openSafetensorsPipeline(
 
 /** Whether a source is a diffusers pipeline (a model_index.json URL or path, or a folder or picked files holding one). */
 export function isPipelineSource(source: unknown): Promise<boolean>;
+
+/**
+ * Verifies an OpenSSF model signature (model_signing v1.x: a Sigstore bundle over the model's
+ * files) with a public key, a certificate chain or Sigstore keyless, then every file. Never
+ * throws for a bad signature or model (see `error`); TypeError for bad options, the signal's
+ * reason on abort.
+ */
+export function verifyModelSignature(
+  model: ModelSource,
+  options: VerifySignatureOptions,
+): Promise<SignatureVerification>;

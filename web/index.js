@@ -11,6 +11,7 @@ export { SafetensorsError } from './core/errors.js';
 export { validateSafetensors } from './file/validate.js';
 export { serializeSafetensors, writeSafetensors } from './write/writer.js';
 export { isPipelineSource } from './sharded/pipeline_files.js';
+export { verifyModelSignature } from './provenance/verify_signature.js';
 
 /**
  * Reads the header of a .safetensors file and returns its tensors and metadata, its

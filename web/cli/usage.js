@@ -5,6 +5,10 @@ const USAGE = `usage: safetensors-wasm validate [--json] [--scan-data] [--hash] 
        safetensors-wasm hash [--json] [--tensors] FILE...
        safetensors-wasm edit FILE [--set KEY=VALUE]... [--delete KEY]... [--clear] -o OUT
        safetensors-wasm convert FILE --to f16|bf16 -o OUT
+       safetensors-wasm verify-signature MODEL --signature SIG
+                        (--public-key PEM | --certificate-chain PEM [--certificate-chain PEM]... |
+                         --identity ID --issuer URL)
+                        [--ignore-paths PATH]... [--trusted-root JSON] [--allow-symlinks] [--json]
 
 validate  says whether the reference safetensors loader accepts each file
           (exit 0 when all are loadable, 1 otherwise); --json prints one JSON array;
@@ -20,6 +24,11 @@ edit      writes FILE with its metadata changed (--clear starts from none) to OU
           once the new file is whole
 convert   writes FILE with its F32, F64 and other 16-bit float tensors as F16 or BF16
           (rounded to nearest even; NaN stays NaN) to OUT; other tensors are copied
+verify-signature  checks an OpenSSF model signature (sigstore/model-transparency's
+          model_signing v1.x bundle) and then every file of MODEL (a folder or one file):
+          exit 0 when verified, 1 when not (the reason and each file's status: ok, modified,
+          missing, unexpected), 2 for a usage error; --ignore-paths are resolved from the
+          current directory; .git* paths and the signature file are always left out
 
 A FILE may be an http:// or https:// URL: it is read with Range requests (the header in
 one request when it fits in 256 KiB, tensors as needed), never downloaded whole.
