@@ -6,6 +6,7 @@ import { NotVerified } from './errors.js';
 import { BUNDLE_V03, parseBundle } from './bundle.js';
 import { manifestOf, posixName } from './statement.js';
 import { importPublicKey, verifyWithKey } from './ec_key.js';
+import { trustedCertificates, verifyWithCertificates } from './certificate_chain.js';
 import { listModel } from './model_files.js';
 import { readSignature } from './signature_input.js';
 import { compareModel } from './compare.js';
@@ -61,6 +62,7 @@ async function verifyBundle(bundle, method, options) {
     const key = await importPublicKey(/** @type {string | Uint8Array} */ (options.publicKey));
     return verifyWithKey(bundle, key);
   }
+  if (method === 'certificate') return verifyWithCertificates(bundle, trustedCertificates(options.certificateChain));
   throw new TypeError(`the ${method} method is not available in this version`);
 }
 
