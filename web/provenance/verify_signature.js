@@ -7,6 +7,7 @@ import { BUNDLE_V03, parseBundle } from './bundle.js';
 import { manifestOf, posixName } from './statement.js';
 import { importPublicKey, verifyWithKey } from './ec_key.js';
 import { trustedCertificates, verifyWithCertificates } from './certificate_chain.js';
+import { verifyKeyless } from './keyless.js';
 import { listModel } from './model_files.js';
 import { readSignature } from './signature_input.js';
 import { compareModel } from './compare.js';
@@ -63,7 +64,7 @@ async function verifyBundle(bundle, method, options) {
     return verifyWithKey(bundle, key);
   }
   if (method === 'certificate') return verifyWithCertificates(bundle, trustedCertificates(options.certificateChain));
-  throw new TypeError(`the ${method} method is not available in this version`);
+  return verifyKeyless(bundle, options);
 }
 
 /**
