@@ -138,7 +138,7 @@ export async function verifyWithKey(bundle, ec) {
   expect(
     bundle.material.kind === 'publicKey',
     'KeyMismatch',
-    'the bundle was signed with a certificate: verify it with a certificate chain',
+    'the bundle was signed with a certificate: verify it with certificateChain, or identity and issuer (Sigstore keyless)',
   );
   const hint = await keyHint(ec.spki);
   if (bundle.material.hint !== null)
