@@ -6,8 +6,6 @@ import { NotVerified } from './errors.js';
 import { BUNDLE_V03, parseBundle } from './bundle.js';
 import { manifestOf, posixName } from './statement.js';
 import { importPublicKey, verifyWithKey } from './ec_key.js';
-import { trustedCertificates, verifyWithCertificates } from './certificate_chain.js';
-import { verifyKeyless } from './keyless.js';
 import { listModel } from './model_files.js';
 import { readSignature } from './signature_input.js';
 import { compareModel } from './compare.js';
@@ -63,7 +61,12 @@ async function verifyBundle(bundle, method, options) {
     const key = await importPublicKey(/** @type {string | Uint8Array} */ (options.publicKey));
     return verifyWithKey(bundle, key);
   }
-  if (method === 'certificate') return verifyWithCertificates(bundle, trustedCertificates(options.certificateChain));
+  // Loaded on first use: they bring PKI.js, which the key method and the rest of the package never need.
+  if (method === 'certificate') {
+    const { trustedCertificates, verifyWithCertificates } = await import('./certificate_chain.js');
+    return verifyWithCertificates(bundle, trustedCertificates(options.certificateChain));
+  }
+  const { verifyKeyless } = await import('./keyless.js');
   return verifyKeyless(bundle, options);
 }
 
