@@ -101,6 +101,12 @@ describe.skipIf(!HAVE_SIGNING)('official keyless fixtures', () => {
     await expect(verify(bundle(), { trustedRoot: '{}' })).rejects.toThrow(TypeError);
   });
 
+  test("without a trusted CT log the certificate's embedded timestamp (SCT) does not verify", async () => {
+    const r = await verify(bundle(), { trustedRoot: { ...shipped, ctlogs: [] } });
+    expect(r).toMatchObject({ verified: false, error: { code: 'UntrustedCertificate' } });
+    expect(r.error?.message).toMatch(/signed by a trusted CT log/);
+  });
+
   test('a payload changed after signing is refused by the log entry', async () => {
     const b = bundle();
     const statement = JSON.parse(Buffer.from(b.dsseEnvelope.payload, 'base64').toString());

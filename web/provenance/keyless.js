@@ -2,15 +2,16 @@
 // and OIDC issuer, and a Rekor entry recording the signature, which gives the time at which
 // the certificate must have been valid. Checked offline against a trusted root, as Sigstore's
 // verifiers do (https://github.com/sigstore/architecture-docs, client specification): the log
-// entry, the certificate chain to a Fulcio CA at the signing time, the identity and issuer, then
-// the envelope's signature with the certificate's key.
+// entry, the certificate chain to a Fulcio CA at the signing time, its CT log timestamp, the
+// identity and issuer, then the envelope's signature with the certificate's key.
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
-import { expect } from './errors.js';
+import { NotVerified, expect } from './errors.js';
 import { keyHint, verifyEnvelope } from './ec_key.js';
 import { canSign, certificateSummary, checkChain, leafKey, parseCertificate } from './certificate_chain.js';
 import { trustedRootOf, within } from './trusted_root.js';
 import { verifyLogEntry } from './transparency_log.js';
+import { verifyEmbeddedScts } from './certificate_timestamps.js';
 
 const SUBJECT_ALT_NAME = '2.5.29.17';
 /** Fulcio's OIDC issuer extensions: v2 (a DER UTF8String) and the deprecated v1 (raw text). */
@@ -44,6 +45,16 @@ export function issuerOf(cert) {
 }
 
 /**
+ * The certificate (of a checked chain) that signed `leaf`.
+ * @param {pkijs.Certificate} leaf
+ * @param {pkijs.Certificate[]} candidates
+ */
+async function issuerCertificate(leaf, candidates) {
+  for (const c of candidates) if (c.subject.isEqual(leaf.issuer) && (await leaf.verify(c).catch(() => false))) return c;
+  throw new NotVerified('UntrustedCertificate', "the signing certificate's issuer is not among the trusted root's");
+}
+
+/**
  * @param {import('./bundle.js').Bundle} bundle
  * @param {{ identity?: string, issuer?: string, trustedRoot?: unknown }} options
  * @returns {Promise<import('./types.js').Signer>}
@@ -66,6 +77,7 @@ export async function verifyKeyless(bundle, options) {
   const trusted = authorities.map((a) => a.certificates[a.certificates.length - 1]);
   const intermediates = authorities.flatMap((a) => a.certificates.slice(0, -1));
   await checkChain(leaf, intermediates, trusted, signedAt);
+  await verifyEmbeddedScts(leafDer, await issuerCertificate(leaf, [...intermediates, ...trusted]), root);
   expect(canSign(leaf), 'UntrustedCertificate', 'the signing certificate cannot be used for signing');
   const names = identitiesOf(leaf);
   expect(
