@@ -10,6 +10,7 @@ import {
 import { showCard, showHashes } from './card_panel.js';
 import { EXPAND_ALL_LIMIT, expandAll, showModuleTree } from './module_tree.js';
 import { showEditor } from './edit_panel.js';
+import { offerSignature } from './signature_panel.js';
 
 const PREVIEW_ELEMENTS = 4096;
 const MAX_PREVIEW_ROW = 1 << 24; // a row larger than this is not read for a preview
@@ -429,12 +430,16 @@ function showPicked(files, name) {
     );
   }
 }
-$('file').addEventListener('change', (e) => showPicked([...e.target.files]));
+$('file').addEventListener('change', (e) => {
+  offerSignature([]);
+  showPicked([...e.target.files]);
+});
 $('folder').addEventListener('change', async (e) => {
   // A folder is a diffusers pipeline (it holds model_index.json) or one model: its index and
   // shards, or every .safetensors file in it.
   const files = [...e.target.files];
   if (files.length === 0) return;
+  offerSignature(files);
   showSafely(
     files,
     files[0].webkitRelativePath.split('/')[0],
