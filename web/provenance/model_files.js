@@ -59,6 +59,16 @@ async function walkHandle(dir, ignored, prefix, entries) {
   }
 }
 
+/**
+ * The Node-only part (paths), loaded on first use. A variable specifier keeps bundlers from
+ * following this import into node:fs.
+ * @returns {Promise<typeof import('./node_model_files.js')>}
+ */
+export function nodeModelFiles() {
+  const module = './node_model_files.js';
+  return import(/* @vite-ignore */ /* webpackIgnore: true */ module);
+}
+
 /** @param {unknown} model */
 function isFileList(model) {
   if (Array.isArray(model)) return true;
@@ -75,7 +85,7 @@ function isFileList(model) {
  */
 export async function listModel(model, ignored, options) {
   if (typeof model === 'string') {
-    const { listPath } = await import('./node_model_files.js'); // Node only
+    const { listPath } = await nodeModelFiles();
     return listPath(model, ignored, options);
   }
   if (model instanceof Map) {

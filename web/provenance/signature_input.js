@@ -2,6 +2,7 @@
 // lies in the model, its name there (the reference ignores its own signature file).
 import { NotVerified } from './errors.js';
 import { MAX_BUNDLE_BYTES } from './bundle.js';
+import { nodeModelFiles } from './model_files.js';
 
 /** model_signing's default signature file name. */
 export const DEFAULT_SIGNATURE_NAME = 'model.sig';
@@ -46,7 +47,7 @@ export async function readSignature(signature, model, listed) {
     return { bundle: await entryText(entry), name: entry.name };
   }
   if (typeof signature === 'string' && typeof model === 'string' && !signature.trimStart().startsWith('{')) {
-    const { readSignatureFile } = await import('./node_model_files.js');
+    const { readSignatureFile } = await nodeModelFiles();
     return readSignatureFile(signature, model);
   }
   if (typeof signature === 'string') return { bundle: signature, name: null };
