@@ -9,8 +9,18 @@ import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-// hash-wasm: the package's runtime dependency, which the page's import map points at.
-const SERVED_DIRS = ['demo', 'web', 'node_modules/hash-wasm/dist'];
+// The package's runtime dependencies, which the page's import map points at: hash-wasm, and
+// PKI.js with its own (for certificate and keyless signatures).
+const SERVED_DIRS = [
+  'demo',
+  'web',
+  'node_modules/hash-wasm/dist',
+  'node_modules/pkijs/build',
+  'node_modules/asn1js/build',
+  'node_modules/@peculiar/utils/build',
+  'node_modules/bytestreamjs/build',
+  'node_modules/@noble/hashes',
+];
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',

@@ -9,6 +9,7 @@ export * from './card/types.js';
 export * from './sharded/types.js';
 export * from './write/types.js';
 export * from './compare/types.js';
+export * from './provenance/types.js';
 import type { InitOptions, SafetensorsError } from './core/types.js';
 import type { ReadOptions, SafetensorsFile, ValidateOptions, ValidationReport } from './file/types.js';
 import type {
@@ -23,6 +24,7 @@ import type { ByteReader, SafetensorsSource } from './source/types.js';
 import type { DataScan } from './tensors/types.js';
 import type { TensorToWrite } from './write/types.js';
 import type { DiffOptions, DiffResult } from './compare/types.js';
+import type { ModelSource, SignatureVerification, VerifySignatureOptions } from './provenance/types.js';
 
 /**
  * Loads the core's wasm module; optional (the first call of any function does it). Options given
@@ -115,3 +117,14 @@ export function createModelBom(
   model: import('./provenance/bom_types.js').BomModelSource,
   options?: import('./provenance/bom_types.js').ModelBomOptions,
 ): Promise<import('./provenance/bom_types.js').CycloneDxBom>;
+
+/**
+ * Verifies an OpenSSF model signature (model_signing v1.x: a Sigstore bundle over the model's
+ * files) with a public key, a certificate chain or Sigstore keyless, then every file. Never
+ * throws for a bad signature or model (see `error`); TypeError for bad options, the signal's
+ * reason on abort.
+ */
+export function verifyModelSignature(
+  model: ModelSource,
+  options: VerifySignatureOptions,
+): Promise<SignatureVerification>;

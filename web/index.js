@@ -15,6 +15,7 @@ export { serializeSafetensors, writeSafetensors } from './write/writer.js';
 export { isPipelineSource } from './sharded/pipeline_files.js';
 export { lookupCivitai } from './card/civitai.js';
 export { createModelBom } from './provenance/bom.js';
+export { verifyModelSignature } from './provenance/verify_signature.js';
 
 /**
  * Reads the header of a .safetensors file and returns its tensors and metadata, its

@@ -194,3 +194,20 @@ export async function provenance(st: SafetensorsFile): Promise<string> {
   await createModelBom('./model', { signature: { method: 'key' } });
   return `${page}${words.length}${kind}${bom.specVersion}`;
 }
+
+export async function signatures(picked: FileList, pem: string, sig: File): Promise<boolean> {
+  const { verifyModelSignature } = await import('../../web/index.js');
+  const r: import('../../web/index.js').SignatureVerification = await verifyModelSignature(picked, {
+    signature: sig,
+    publicKey: pem,
+    ignorePaths: ['README.md'],
+    onProgress: (done: number, total: number) => void (done + total),
+  });
+  const statuses: import('../../web/index.js').FileStatus[] = r.files.map((f) => f.status);
+  const code: import('../../web/index.js').NotVerifiedCode | undefined = r.error?.code;
+  await verifyModelSignature('model-folder', { identity: 'me@example.com', issuer: 'https://accounts.google.com' });
+  await verifyModelSignature(new Map([['w.bin', new Uint8Array(4)]]), { signature: '{}', certificateChain: [pem] });
+  // @ts-expect-error options are required: they name the method
+  await verifyModelSignature(picked);
+  return r.verified && statuses.length > 0 && code === undefined && r.signer?.keyHint !== '';
+}

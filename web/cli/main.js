@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// safetensors-wasm validate | inspect | hash | edit | convert: one file per verb beside this
-// one (usage.js says what each takes). Text for people goes to stdout, help included (exit 0);
+// safetensors-wasm validate | inspect | hash | edit | convert | diff | sbom | verify-signature: one file per
+// verb beside this one (usage.js says what each takes). Text for people goes to stdout, help included (exit 0);
 // a misuse prints what was expected and the verb's usage on stderr (exit 2); --json prints
 // one JSON document.
 import { validate } from './validate.js';
@@ -8,13 +8,16 @@ import { inspect } from './inspect.js';
 import { hash } from './hash.js';
 import { edit } from './edit.js';
 import { convert } from './convert.js';
+import { diff } from './diff.js';
+import { sbom } from './sbom.js';
+import { verifySignature } from './verify_signature.js';
 import { VERBS, misuse, parseCommand, usageText, verbHelp, version } from './usage.js';
 import { terminal } from './terminal.js';
 import { colours } from './text.js';
 
 /** @typedef {(args: import('./usage.js').Parsed, term: import('./terminal.js').Terminal) => Promise<number>} Command */
 /** @type {Record<string, Command>} */
-const commands = { validate, inspect, hash, edit, convert };
+const commands = { validate, inspect, hash, edit, convert, diff, sbom, 'verify-signature': verifySignature };
 
 /** @param {string[]} argv the arguments after the script's path */
 async function main(argv) {

@@ -97,6 +97,19 @@ export const VERBS = {
     files: 'one',
     notes: [QUIET],
   },
+  'verify-signature': {
+    synopsis:
+      'verify-signature [--json] MODEL --signature SIG (--public-key PEM | --certificate-chain PEM... | --identity ID --issuer URL) [--ignore-paths PATH]... [--trusted-root JSON] [--allow-symlinks]',
+    about: `checks an OpenSSF model signature (model_signing v1.x, a Sigstore bundle) against
+          MODEL (a folder or a file): the signer by a public key, a certificate chain or Sigstore
+          keyless (identity and issuer), then every file's SHA-256 (exit 0 verified, 1 not,
+          2 usage); --certificate-chain and --ignore-paths may be repeated`,
+    flags: ['--json', '--quiet', '--allow-symlinks'],
+    values: ['--signature', '--public-key', '--identity', '--issuer', '--trusted-root'],
+    repeated: ['--certificate-chain', '--ignore-paths'],
+    files: 'one',
+    notes: [QUIET],
+  },
 };
 
 const ALIASES = /** @type {Record<string, string>} */ ({ '-q': '--quiet', '-h': '--help' });
