@@ -166,7 +166,7 @@ test('inspect --civitai hashes the file and prints the model version Civitai ans
     );
     expect(out.code).toBe(0);
     expect(out.stdout).toMatch(/model\s+Test Watercolor \(10\)/);
-    expect(out.stdout).toContain('reads  right to left  and back'); // bidi controls neutralised
+    expect(out.stdout).toContain('reads \\u202Eright to left\\u2066 and back'); // bidi controls shown escaped, never applied
     expect(out.stdout).toMatch(/version\s+v2\.0 \(11\)/);
     expect(out.stdout).toMatch(new RegExp(`found by\\s+${autoV3}`));
     expect(server.log.slice(before).map((l) => l.path)).toEqual([

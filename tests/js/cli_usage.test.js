@@ -53,7 +53,11 @@ describe('help, version, misuse', { timeout: 180_000 }, () => {
   test('a misuse: exit 2, what was expected and the verb usage on stderr, nothing on stdout', async () => {
     const cases = [
       [[], 'expected a command', 'usage: safetensors-wasm validate'],
-      [['frobnicate'], 'unknown command "frobnicate" (expected validate, inspect, hash, edit, convert)', 'usage:'],
+      [
+        ['frobnicate'],
+        'unknown command "frobnicate" (expected validate, inspect, hash, edit, convert, diff, sbom, verify-signature)',
+        'usage:',
+      ],
       [['validate'], 'validate: expected one or more FILEs', 'usage: safetensors-wasm validate'],
       [
         ['hash', '--sha1', one],
