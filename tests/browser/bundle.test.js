@@ -75,25 +75,33 @@ const PICKED = writeSafetensors([
   },
 ]);
 
-/** Opens the built app in Chromium, picks a file, and returns what the page shows. */
-async function runApp(root, work) {
+/** Serves `root`, opens its page `path` in Chromium and runs `act(page)`: its result and the page's errors. */
+async function onPage(root, path, act) {
   const { server, url } = await serve(root);
   const browser = await launchChromium();
   try {
     const page = await browser.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(url);
+    await page.goto(url + path);
+    return { result: await act(page), errors };
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}
+
+/** Opens the built app in Chromium, picks a file, and returns what the page shows. */
+async function runApp(root, work) {
+  const { result, errors } = await onPage(root, '', async (page) => {
     await page.waitForFunction(() => document.body.dataset.state === 'ready');
     const path = join(work, 'pick.safetensors');
     await writeFile(path, PICKED);
     await page.setInputFiles('#file', path);
     await page.waitForFunction(() => document.body.dataset.state === 'done');
-    return { shown: await page.textContent('#out'), errors };
-  } finally {
-    await browser.close();
-    server.close();
-  }
+    return page.textContent('#out');
+  });
+  return { shown: result, errors };
 }
 
 // Opening and decoding on the page fetch one .wasm (the core); describe() fetches the card's.
@@ -252,31 +260,22 @@ describe('the packed package in a consumer app', () => {
   document.body.dataset.state = 'ready';
 </script>`,
     );
-    const { server, url } = await serve(ctx.app);
-    const browser = await launchChromium();
-    try {
-      const page = await browser.newPage();
-      const errors = [];
-      page.on('pageerror', (e) => errors.push(e.message));
-      await page.goto(`${url}plain.html`);
+    const bytes = writeSafetensors([{ name: 'w', dtype: 'F32', shape: [3], data: new Uint8Array(12).fill(7) }]);
+    const { result: shown, errors } = await onPage(ctx.app, 'plain.html', async (page) => {
       await page.waitForFunction(() => document.body.dataset.state === 'ready');
-      const bytes = writeSafetensors([{ name: 'w', dtype: 'F32', shape: [3], data: new Uint8Array(12).fill(7) }]);
       const path = join(ctx.work, 'plain.safetensors');
       await writeFile(path, bytes);
       await page.setInputFiles('#file', path);
       await page.waitForFunction(() => document.body.dataset.state === 'done');
-      const shown = await page.textContent('#out');
-      expect(shown.startsWith('error'), shown).toBe(false);
-      const dataStart = 8 + Number(Buffer.from(bytes).readBigUInt64LE(0));
-      expect(JSON.parse(shown)).toEqual({
-        sha256: createHash('sha256').update(bytes).digest('hex'),
-        data: createHash('sha256').update(bytes.subarray(dataStart)).digest('hex'),
-      });
-      expect(errors).toEqual([]);
-    } finally {
-      await browser.close();
-      server.close();
-    }
+      return page.textContent('#out');
+    });
+    expect(shown.startsWith('error'), shown).toBe(false);
+    const dataStart = 8 + Number(Buffer.from(bytes).readBigUInt64LE(0));
+    expect(JSON.parse(shown)).toEqual({
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      data: createHash('sha256').update(bytes.subarray(dataStart)).digest('hex'),
+    });
+    expect(errors).toEqual([]);
   });
 
   test("the README's Try-it Node script runs as written on the installed package", async () => {
@@ -302,27 +301,19 @@ describe('the packed package in a consumer app', () => {
     await writeFile(join(root, 'main.js'), await tryIt('vite', 'js'));
     const { build } = await import('vite');
     await build({ root, logLevel: 'error', build: { outDir: join(root, 'dist'), emptyOutDir: true } });
-    const { server, url } = await serve(join(root, 'dist'));
-    const browser = await launchChromium();
-    try {
-      const page = await browser.newPage();
-      const errors = [];
-      page.on('pageerror', (e) => errors.push(e.message));
-      await page.goto(url);
+    const { result: shown, errors } = await onPage(join(root, 'dist'), '', async (page) => {
       const path = join(ctx.work, 'picked.safetensors');
       await writeFile(path, TRY_FILE);
       await page.setInputFiles('#pick', path);
       await page.waitForFunction(() => !document.querySelector('#out').textContent.startsWith('Pick'));
-      expect((await page.textContent('#out')).split('\n')).toEqual([
-        'picked.safetensors: loadable, 2 tensors',
-        'kind: unknown, family: not recognised',
-        'layer.bias BF16 [2]: 1, -3',
-      ]);
-      expect(errors).toEqual([]);
-    } finally {
-      await browser.close();
-      server.close();
-    }
+      return page.textContent('#out');
+    });
+    expect(shown.split('\n')).toEqual([
+      'picked.safetensors: loadable, 2 tensors',
+      'kind: unknown, family: not recognised',
+      'layer.bias BF16 [2]: 1, -3',
+    ]);
+    expect(errors).toEqual([]);
   }, 60_000);
 
   test(`what a page downloads to open and decode (entry JS and the core's wasm, gzipped) stays under ${BUDGET_BYTES.toLocaleString('en')} bytes`, async () => {
