@@ -1,6 +1,7 @@
 // Shape checks of adapted modules (see adapter_shapes.h).
 #include "card/adapter_shapes.h"
 
+#include <algorithm>
 #include <functional>
 #include <numeric>
 #include <optional>
@@ -36,6 +37,7 @@ class Checker {
   }
 
   std::string check(std::span<const ModulePart> parts) {
+    transpose_if_conv1d(parts);
     std::optional<std::uint64_t> rank;
     for (const ModulePart& p : parts) {
       const auto s = p.shape;
@@ -85,7 +87,7 @@ class Checker {
   // LoHa: each pair's product has the weight's shape; LoKr: the Kronecker product does.
   std::string factors(std::span<const ModulePart> parts) {
     if (out1_ == 0 && out2_ == 0) return {};
-    const bool lokr = !parts.empty() && parts.front().part->type == "lokr";
+    const bool lokr = std::any_of(parts.begin(), parts.end(), [](const ModulePart& p) { return p.part->type == "lokr"; });
     const std::uint64_t out = lokr ? out1_ * out2_ : out1_;
     if (out != out_ || (!lokr && out2_ != out_)) {
       return "its factors give " + std::to_string(lokr ? out : (out1_ != out_ ? out1_ : out2_)) +
@@ -100,6 +102,18 @@ class Checker {
              std::to_string(in_total_);
     }
     return {};
+  }
+
+  // GPT-2's Conv1D stores its weight [in, out] (transformers' pytorch_utils.Conv1D); PEFT's
+  // fan_in_fan_out adapts it as a linear [out, in]: a pair that fits the weight only transposed.
+  void transpose_if_conv1d(std::span<const ModulePart> parts) {
+    if (w_.shape.size() != 2 || w_.of != 1 || out_ == in_) return;
+    std::uint64_t in = 0, out = 0;
+    for (const ModulePart& p : parts) {
+      if (p.part->role == PartRole::Down) in = dim(p.shape, 1);
+      if (p.part->role == PartRole::Up) out = dim(p.shape, 0);
+    }
+    if (in == out_ && out == in_) std::swap(out_, in_), in_total_ = in_;
   }
 
   bool rank_agrees(std::optional<std::uint64_t>& rank, std::uint64_t r, const ModulePart& p) {
