@@ -79,10 +79,13 @@ Lookup find_module(const BaseModules& base, std::string_view key) {
   }
   if (auto w = base.find_unwrapped(ModelPart::Whole, inner)) return {w, {}};
   if (part && !base.has(*part) && !base.has(ModelPart::Whole)) return {{}, "the base has no " + std::string(component)};
-  if (base.format() == "bfl" && (inner.starts_with("transformer_blocks.") || inner.starts_with("single_transformer_blocks."))) {
-    return {{}, "not supported: diffusers' FLUX names (transformer_blocks...) are not mapped to BFL's (double_blocks...)"};
+  if (base.format() == "bfl" &&
+      (inner.starts_with("transformer_blocks.") || inner.starts_with("single_transformer_blocks."))) {
+    return {{},
+            "not supported: diffusers' FLUX names (transformer_blocks...) are not mapped to BFL's (double_blocks...)"};
   }
-  return {{}, "no module of the base is named " + std::string(inner) + " (the base is " + std::string(base.format()) + ")"};
+  return {{},
+          "no module of the base is named " + std::string(inner) + " (the base is " + std::string(base.format()) + ")"};
 }
 
 std::vector<Module> adapted_modules(std::span<const TensorView> tensors) {

@@ -45,7 +45,8 @@ class Checker {
         case PartRole::Down:
           if (!rank_agrees(rank, dim(s, 0), p)) return reason_;
           if (dim(s, 1) != in_) return bad_in(p, dim(s, 1));
-          if (s.size() == 4 && (s[2] > 1 || s[3] > 1) && (w_.shape.size() != 4 || s[2] != w_.shape[2] || s[3] != w_.shape[3]))
+          if (s.size() == 4 && (s[2] > 1 || s[3] > 1) &&
+              (w_.shape.size() != 4 || s[2] != w_.shape[2] || s[3] != w_.shape[3]))
             return fail(p, "its kernel does not match the base weight's");
           if (s.size() < 4 && w_.shape.size() == 4 && (w_.shape[2] > 1 || w_.shape[3] > 1))
             return fail(p, "the base weight is a convolution with a kernel larger than 1x1");
@@ -75,7 +76,9 @@ class Checker {
         case PartRole::W2A: out2_ = dim(s, 0); break;
         case PartRole::W2: out2_ = dim(s, 0), in2_ = s.size() >= 2 ? product(s.subspan(1)) : 0; break;
         case PartRole::W2B: in2_ = s.size() >= 2 ? product(s.subspan(1)) : 0; break;
-        case PartRole::Other: tucker_ = tucker_ || p.part->suffix.ends_with("t1") || p.part->suffix.ends_with("t2"); break;
+        case PartRole::Other:
+          tucker_ = tucker_ || p.part->suffix.ends_with("t1") || p.part->suffix.ends_with("t2");
+          break;
         case PartRole::Mid:
         case PartRole::Alpha: break;
       }
@@ -87,7 +90,8 @@ class Checker {
   // LoHa: each pair's product has the weight's shape; LoKr: the Kronecker product does.
   std::string factors(std::span<const ModulePart> parts) {
     if (out1_ == 0 && out2_ == 0) return {};
-    const bool lokr = std::any_of(parts.begin(), parts.end(), [](const ModulePart& p) { return p.part->type == "lokr"; });
+    const bool lokr =
+        std::any_of(parts.begin(), parts.end(), [](const ModulePart& p) { return p.part->type == "lokr"; });
     const std::uint64_t out = lokr ? out1_ * out2_ : out1_;
     if (out != out_ || (!lokr && out2_ != out_)) {
       return "its factors give " + std::to_string(lokr ? out : (out1_ != out_ ? out1_ : out2_)) +
@@ -118,7 +122,8 @@ class Checker {
 
   bool rank_agrees(std::optional<std::uint64_t>& rank, std::uint64_t r, const ModulePart& p) {
     if (rank && *rank != r) {
-      reason_ = std::string(part_label(p)) + " has rank " + std::to_string(r) + ", its pair rank " + std::to_string(*rank);
+      reason_ =
+          std::string(part_label(p)) + " has rank " + std::to_string(r) + ", its pair rank " + std::to_string(*rank);
       return false;
     }
     rank = r;
@@ -153,7 +158,8 @@ class Checker {
 }  // namespace
 
 std::string shape_mismatch(std::span<const ModulePart> parts, const WeightShape& weight) {
-  if (weight.shape.size() < 2) return "the base's " + std::string(weight.name) + " " + shape_text(weight.shape) + " is not a matrix";
+  if (weight.shape.size() < 2)
+    return "the base's " + std::string(weight.name) + " " + shape_text(weight.shape) + " is not a matrix";
   return Checker(weight).check(parts);
 }
 

@@ -34,10 +34,10 @@ constexpr PartPrefix kPartPrefixes[] = {
 constexpr std::string_view kPartNames[] = {"model", "unet", "text_encoder", "text_encoder_2", "text_encoder_3", "vae"};
 
 // The first names of a UNet's modules in each layout, and of a FLUX model's in BFL's.
-constexpr std::string_view kLdmUnet[] = {"input_blocks.", "middle_block.", "output_blocks.", "time_embed.",
-                                         "label_emb.", "out."};
-constexpr std::string_view kDiffusersUnet[] = {"down_blocks.", "mid_block.", "up_blocks.", "conv_in",
-                                               "time_embedding.", "add_embedding.", "conv_out", "conv_norm_out"};
+constexpr std::string_view kLdmUnet[] = {"input_blocks.", "middle_block.", "output_blocks.",
+                                         "time_embed.",   "label_emb.",    "out."};
+constexpr std::string_view kDiffusersUnet[] = {"down_blocks.",    "mid_block.",     "up_blocks.", "conv_in",
+                                               "time_embedding.", "add_embedding.", "conv_out",   "conv_norm_out"};
 constexpr std::string_view kDiffusersDit[] = {"transformer_blocks.", "single_transformer_blocks.", "x_embedder",
                                               "context_embedder"};
 constexpr std::string_view kBfl[] = {"double_blocks.", "single_blocks."};

@@ -26,14 +26,17 @@ constexpr std::pair<std::string_view, std::string_view> kBasic[] = {
 
 // Inside a resnet: {LDM, diffusers}.
 constexpr std::pair<std::string_view, std::string_view> kResnet[] = {
-    {"in_layers.0", "norm1"},      {"in_layers.2", "conv1"},          {"emb_layers.1", "time_emb_proj"},
-    {"out_layers.0", "norm2"},     {"out_layers.3", "conv2"},         {"skip_connection", "conv_shortcut"},
+    {"in_layers.0", "norm1"},  {"in_layers.2", "conv1"},  {"emb_layers.1", "time_emb_proj"},
+    {"out_layers.0", "norm2"}, {"out_layers.3", "conv2"}, {"skip_connection", "conv_shortcut"},
 };
 
 // Inside an open_clip residual block: {open_clip, CLIPTextModel}.
 constexpr std::pair<std::string_view, std::string_view> kClipBlock[] = {
-    {"ln_1", "layer_norm1"},        {"ln_2", "layer_norm2"},  {"mlp.c_fc", "mlp.fc1"},
-    {"mlp.c_proj", "mlp.fc2"},      {"attn.out_proj", "self_attn.out_proj"},
+    {"ln_1", "layer_norm1"},
+    {"ln_2", "layer_norm2"},
+    {"mlp.c_fc", "mlp.fc1"},
+    {"mlp.c_proj", "mlp.fc2"},
+    {"attn.out_proj", "self_attn.out_proj"},
 };
 constexpr std::string_view kClipFused[] = {"self_attn.q_proj", "self_attn.k_proj", "self_attn.v_proj"};
 

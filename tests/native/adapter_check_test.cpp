@@ -85,7 +85,8 @@ TEST(AdapterCheck, SdxlTextEncoder2MapsToOpenClipFusedInProjection) {
 }
 
 TEST(AdapterCheck, PeftAndMlxAgainstTransformersCheckpoints) {
-  auto peft = lora("base_model.model.model.layers.0.self_attn.k_proj", 8, 2048, 256, ".lora_A.weight", ".lora_B.weight");
+  auto peft =
+      lora("base_model.model.model.layers.0.self_attn.k_proj", 8, 2048, 256, ".lora_A.weight", ".lora_B.weight");
   const std::vector<T> llama = {{"model.layers.0.self_attn.k_proj.weight", {256, 2048}}};
   EXPECT_TRUE(check(peft, llama).compatible());
   // Saved without the `model.` wrapper (LlamaModel), and GPT-2's transformer. prefix likewise.
@@ -137,8 +138,8 @@ TEST(AdapterCheck, NotAnAdapterAndAdapterAsBase) {
   EXPECT_EQ(c.unmatched[0].key, "");
   EXPECT_NE(c.unmatched[0].reason.find("not an adapter"), std::string::npos);
   EXPECT_TRUE(c.adapter_format.empty());
-  const auto adapter = lora("base_model.model.model.layers.0.self_attn.k_proj", 8, 2048, 256, ".lora_A.weight",
-                            ".lora_B.weight");
+  const auto adapter =
+      lora("base_model.model.model.layers.0.self_attn.k_proj", 8, 2048, 256, ".lora_A.weight", ".lora_B.weight");
   c = check(adapter, adapter);
   ASSERT_EQ(c.unmatched.size(), 1u);
   EXPECT_NE(c.unmatched[0].reason.find("adapter itself"), std::string::npos);

@@ -17,9 +17,11 @@ export function verdictLines(r, adapter, base) {
   const what = r.adapterFormat ? `${r.adapterFormat} ${r.adapterType ?? ''}`.trim() : 'not an adapter';
   const lines = [
     `${printable(adapter)} on ${printable(base)}: ${r.compatible ? 'compatible' : 'not compatible'}`,
-    `adapter: ${printable(what)}, ${r.modules} adapted modules; base layout: ${r.baseFormat}`,
-    `matched: ${r.matched} of ${r.modules} modules`,
+    r.adapterFormat
+      ? `adapter: ${printable(what)}, ${r.modules} adapted modules; base layout: ${r.baseFormat}`
+      : `adapter: ${what}; base layout: ${r.baseFormat}`,
   ];
+  if (r.adapterFormat) lines.push(`matched: ${r.matched} of ${r.modules} modules`);
   if (r.unmatched.length > 0) {
     lines.push(`unmatched (${r.unmatched.length}):`);
     for (const m of r.unmatched.slice(0, MAX_LISTED))

@@ -97,7 +97,10 @@ export const VERBS = {
     flags: ['--json', '--quiet'],
     values: ['--base'],
     files: 'one',
-    notes: [FILE_FORMS],
+    notes: [
+      `ADAPTER and BASE may be http:// or https:// URLs: only their headers are asked for. BASE may
+also be a sharded model: its *.safetensors.index.json (path or URL) or a folder.`,
+    ],
   },
   sbom: {
     synopsis: 'sbom [--quiet] MODEL [-o OUT]',

@@ -47,7 +47,8 @@ async function headerTableOf(side, which, options, openIndex) {
   const { header } = await readSource(/** @type {any} */ (input), options);
   if (header.table && header.tensors.length > 0) return header.table;
   const { referenceError, findings } = verdictOf(header);
-  const why = findings[0]?.message ?? 'it holds no tensors';
+  // What the file is instead (a Git LFS pointer, a pickle) says more than the length it fails on.
+  const why = (findings.find((f) => f.code === 'NotSafetensors') ?? findings[0])?.message ?? 'it holds no tensors';
   throw new SafetensorsError(referenceError ?? 'InvalidTensor', `the ${which}'s header cannot be used: ${why}`, {
     findings,
   });
