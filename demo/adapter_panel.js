@@ -77,5 +77,8 @@ zone.addEventListener('drop', async (e) => {
     $('adapter-verdict').textContent = `Drop two .safetensors files, an adapter and its base (got ${weights.length}).`;
     return;
   }
+  // The picks no longer say what is checked.
+  $('adapter-file').value = '';
+  $('adapter-base').value = '';
   check(weights[0], weights[1], { tryBothOrders: true });
 });

@@ -88,6 +88,10 @@ Lookup find_module(const BaseModules& base, std::string_view key) {
           "no module of the base is named " + std::string(inner) + " (the base is " + std::string(base.format()) + ")"};
 }
 
+// Weights stored as packed integers (GPTQ/AWQ qweight, MLX and bitsandbytes 4-bit): their shapes
+// are not [out, in]. (bitsandbytes' 8-bit I8 weights are [out, in] and checked as they are.)
+bool packed(Dtype dtype) { return dtype == Dtype::U32 || dtype == Dtype::I32 || dtype == Dtype::U8; }
+
 std::vector<Module> adapted_modules(std::span<const TensorView> tensors) {
   std::vector<Module> modules;
   std::unordered_map<std::string_view, std::size_t> index;
@@ -152,6 +156,13 @@ AdapterCheck check_adapter(std::span<const TensorView> adapter, const Metadata& 
       continue;
     }
     const BaseWeight& w = *found.weight;
+    if (packed(base[w.tensor].dtype)) {
+      out.unmatched.push_back({std::string(m.key), "not supported: the base's " + std::string(base[w.tensor].name) +
+                                                       " is a packed quantized weight (" +
+                                                       std::string(dtype_name(base[w.tensor].dtype)) +
+                                                       "): its shape does not give the layer's in and out"});
+      continue;
+    }
     const WeightShape shape{base[w.tensor].shape, w.of, base[w.tensor].name};
     std::string why = shape_mismatch(m.parts, shape);
     if (why.empty()) {

@@ -80,9 +80,11 @@ BaseModules::BaseModules(std::span<const TensorView> tensors) {
   bool ldm = false, diffusers = false, bfl = false, transformers = false;
   for (std::uint32_t i = 0; i < tensors.size(); ++i) {
     const std::string_view name = tensors[i].name;
+    // GPTQ and AWQ store a quantized layer's weight as `qweight`.
     const bool fused = name.ends_with(".attn.in_proj_weight");
-    if (!fused && !name.ends_with(".weight")) continue;
-    const std::string_view module = name.substr(0, name.size() - 7);
+    const bool qweight = name.ends_with(".qweight");
+    if (!fused && !qweight && !name.ends_with(".weight")) continue;
+    const std::string_view module = name.substr(0, name.size() - (qweight ? 8 : 7));
     ModelPart part = ModelPart::Whole;
     std::string_view inner = module;
     bool open_clip = false;

@@ -14,32 +14,13 @@
 //   blocks, hidden 3072, mlp 12288.
 // - LLMs from each model's config.json: google/gemma-2b (18 layers, 2048 wide, 8 heads of 256,
 //   1 KV head, mlp 16384), distilbert/distilgpt2 (GPT-2: Conv1D weights stored [in, out], 6 layers
-//   of 768, keys without `transformer.`), google-t5/t5-small (6+6 blocks of 512, 8 heads of 64).
-
-/** @typedef {{ name: string, dtype: string, shape: number[] }} HeaderTensor */
+//   of 768, keys without `transformer.`), google-t5/t5-small (6+6 blocks of 512, 8 heads of 64),
+//   google-bert/bert-base-uncased (12 layers of 768, keys under `bert.`), distilbert-base-uncased
+//   (6 layers of 768 under `distilbert.transformer.`), bigscience/bloom-560m (24 layers of 1024,
+//   fused query_key_value [3072, 1024], keys `h.N` without `transformer.`), google/gemma-3-270m
+//   (18 layers, hidden 640, 4 heads and 1 KV head of 256).
 
 const range = (/** @type {number} */ n) => Array.from({ length: n }, (_, i) => i);
-
-/**
- * A header-only .safetensors file of `tensors` (F16 unless named): 8 + N bytes, no data.
- * @param {HeaderTensor[] | [string, number[]][]} tensors
- */
-export function headerOnly(tensors) {
-  /** @type {Record<string, unknown>} */
-  const header = {};
-  let offset = 0;
-  for (const t of tensors) {
-    const [name, shape, dtype] = Array.isArray(t) ? [t[0], t[1], 'F16'] : [t.name, t.shape, t.dtype];
-    const bytes = shape.reduce((a, b) => a * b, 1) * (dtype === 'F32' ? 4 : 2);
-    header[name] = { dtype, shape, data_offsets: [offset, offset + bytes] };
-    offset += bytes;
-  }
-  const json = Buffer.from(JSON.stringify(header));
-  const out = Buffer.alloc(8 + json.length);
-  out.writeBigUInt64LE(BigInt(json.length), 0);
-  json.copy(out, 8);
-  return new Uint8Array(out);
-}
 
 /**
  * A Stable Diffusion UNet in LDM names (no prefix).
@@ -198,6 +179,37 @@ export const bases = {
           [`h.${l}.mlp.c_fc.weight`, [768, 3072]],
         ]),
     ),
+  bertBase: () =>
+    range(12).flatMap((l) =>
+      ['query', 'key', 'value'].map(
+        (m) => /** @type {[string, number[]]} */ ([`bert.encoder.layer.${l}.attention.self.${m}.weight`, [768, 768]]),
+      ),
+    ),
+  distilbert: () =>
+    range(6).flatMap((l) =>
+      ['q_lin', 'k_lin', 'v_lin', 'out_lin'].map(
+        (m) =>
+          /** @type {[string, number[]]} */ ([`distilbert.transformer.layer.${l}.attention.${m}.weight`, [768, 768]]),
+      ),
+    ),
+  bloom560m: () =>
+    range(24).flatMap(
+      (l) =>
+        /** @type {[string, number[]][]} */ ([
+          [`h.${l}.self_attention.query_key_value.weight`, [3072, 1024]],
+          [`h.${l}.self_attention.dense.weight`, [1024, 1024]],
+        ]),
+    ),
+  gemma3_270m: () =>
+    range(18).flatMap((l) => {
+      const p = `model.layers.${l}.self_attn`;
+      return /** @type {[string, number[]][]} */ ([
+        [`${p}.q_proj.weight`, [1024, 640]],
+        [`${p}.k_proj.weight`, [256, 640]],
+        [`${p}.v_proj.weight`, [256, 640]],
+        [`${p}.o_proj.weight`, [640, 1024]],
+      ]);
+    }),
   t5small: () =>
     ['encoder', 'decoder'].flatMap((part) =>
       range(6).flatMap((l) => {

@@ -2,19 +2,16 @@
 // real layouts of wild_layouts*.js) against base headers written from the real base models
 // (adapter_bases.js), generated mismatches, sharded and HTTP bases read header only, bad input.
 import { describe, expect, test } from 'vitest';
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { checkAdapter, serializeSafetensors } from '../../web/index.js';
-import { bases, headerOnly } from './adapter_bases.js';
+import { bases } from './adapter_bases.js';
+import { headerOnly, loraFile } from './header_only.js';
 import { WILD_LAYOUTS } from './wild_layouts.js';
 import { HAVE_REAL, REAL_DIR, haveFixtures, recordingSource } from './fixtures.js';
 import { startServer } from './http_server.js';
 
-const run = promisify(execFile);
-const CLI = new URL('../../web/cli/main.js', import.meta.url).pathname;
 const WILD_DIR = new URL('../../../shared/fixtures/wild/', import.meta.url).pathname;
 const HAVE_WILD = haveFixtures(WILD_DIR);
 
@@ -25,20 +22,6 @@ const layout = (/** @type {string} */ name) => {
   if (!found) throw new Error(name);
   return headerOnly(found.tensors());
 };
-
-/** A header-only adapter of LoRA pairs: [module, r, in, out] each, with the given suffixes. */
-function loraFile(
-  /** @type {[string, number, number, number][]} */ modules,
-  down = 'lora_down.weight',
-  up = 'lora_up.weight',
-) {
-  return headerOnly(
-    modules.flatMap(([m, r, i, o]) => [
-      [`${m}.${down}`, [r, i]],
-      [`${m}.${up}`, [o, r]],
-    ]),
-  );
-}
 
 describe.runIf(HAVE_WILD && HAVE_REAL)('real adapters against their real bases', () => {
   test.each([
@@ -59,6 +42,15 @@ describe.runIf(HAVE_WILD && HAVE_REAL)('real adapters against their real bases',
       6,
     ],
     ['PEFT on t5-small', `${WILD_DIR}peft_t5_small_q_v.safetensors`, 't5small', 36],
+    ['PEFT on bert-base (classifier saved)', `${WILD_DIR}peft_bert_query_value_seqcls.safetensors`, 'bertBase', 24],
+    ['PEFT on distilbert', `${WILD_DIR}peft_distilbert_q_lin_v_lin.safetensors`, 'distilbert', 12],
+    [
+      'PEFT on bloom-560m (fused query_key_value)',
+      `${WILD_DIR}peft_bloom560m_query_key_value.safetensors`,
+      'bloom560m',
+      24,
+    ],
+    ['PEFT on gemma-3-270m', `${WILD_DIR}peft_gemma3_270m_qkvo.safetensors`, 'gemma3_270m', 72],
   ])('%s', async (_, path, baseName, modules) => {
     const r = await checkAdapter(await fixture(path), base[baseName]);
     expect(r.unmatched).toEqual([]);
@@ -237,46 +229,5 @@ describe('generated pairs', () => {
     const both = await checkAdapter(adapter, adapter);
     expect(both.unmatched[0].reason).toMatch(/adapter itself/);
     await expect(checkAdapter(adapter, base.sd15Ldm, /** @type {any} */ ('x'))).rejects.toThrow(TypeError);
-  });
-});
-
-describe('safetensors-wasm check-adapter', () => {
-  const cli = async (/** @type {string[]} */ args) => {
-    try {
-      const { stdout, stderr } = await run('node', [CLI, ...args]);
-      return { code: 0, stdout, stderr };
-    } catch (/** @type {any} */ e) {
-      return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-    }
-  };
-  test('exit 0 compatible, 1 not (with reasons), 2 for a usage error or an unreadable header; --json', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'check-adapter-cli-'));
-    const lora = join(dir, 'lora.safetensors');
-    await writeFile(lora, loraFile([['lora_unet_input_blocks_4_1_transformer_blocks_0_attn2_to_k', 8, 2048, 640]]));
-    await writeFile(join(dir, 'sdxl.safetensors'), base.sdxlLdm);
-    await writeFile(join(dir, 'sd15.safetensors'), base.sd15Ldm);
-    await writeFile(join(dir, 'broken.safetensors'), base.sd15Ldm.subarray(0, 50));
-    const ok = await cli(['check-adapter', lora, '--base', join(dir, 'sdxl.safetensors')]);
-    expect(ok.code).toBe(0);
-    expect(ok.stdout).toMatch(
-      /: compatible\nadapter: kohya lora, 1 adapted modules; base layout: ldm\nmatched: 1 of 1 modules/,
-    );
-    const no = await cli(['check-adapter', lora, '--base', join(dir, 'sd15.safetensors')]);
-    expect(no.code).toBe(1);
-    expect(no.stdout).toMatch(
-      /not compatible[\s\S]*unmatched \(1\):\n {2}lora_unet_input_blocks_4_1_transformer_blocks_0_attn2_to_k: lora_down.weight \[8, 2048\] reads 2048 inputs/,
-    );
-    const json = await cli(['check-adapter', '--json', lora, `--base=${join(dir, 'sd15.safetensors')}`]);
-    expect(JSON.parse(json.stdout)).toMatchObject({
-      compatible: false,
-      matched: 0,
-      modules: 1,
-      baseFormat: 'ldm',
-      adapterFormat: 'kohya',
-    });
-    expect((await cli(['check-adapter', lora])).code).toBe(2);
-    const broken = await cli(['check-adapter', lora, '--base', join(dir, 'broken.safetensors')]);
-    expect(broken.code).toBe(2);
-    expect(broken.stderr).toMatch(/^check-adapter: the base's header cannot be used/);
   });
 });

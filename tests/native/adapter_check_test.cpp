@@ -130,6 +130,27 @@ TEST(AdapterCheck, LokrLohaAndFusedQkv) {
   EXPECT_EQ(c.adapter_type, "loha");
 }
 
+TEST(AdapterCheck, DiffusersLoraOnDiffusersUnetAndPackedQuantizedBases) {
+  const auto adapter = lora("unet.up_blocks.1.attentions.2.transformer_blocks.0.attn2.to_v", 4, 768, 1280,
+                            ".lora.down.weight", ".lora.up.weight");
+  EXPECT_TRUE(
+      check(adapter, {{"up_blocks.1.attentions.2.transformer_blocks.0.attn2.to_v.weight", {1280, 768}}}).compatible());
+  EXPECT_TRUE(
+      check(adapter, {{"model.diffusion_model.output_blocks.5.1.transformer_blocks.0.attn2.to_v.weight", {1280, 768}}})
+          .compatible());
+  // A GPTQ qweight and an MLX 4-bit weight: found, but their packed shapes say nothing of in and out.
+  const auto peft =
+      lora("base_model.model.model.layers.0.self_attn.k_proj", 8, 2048, 256, ".lora_A.weight", ".lora_B.weight");
+  for (const T& packed : {T{"model.layers.0.self_attn.k_proj.qweight", {256, 256}, Dtype::I32},
+                          T{"model.layers.0.self_attn.k_proj.weight", {256, 256}, Dtype::U32}}) {
+    const AdapterCheck c = check(peft, {packed});
+    ASSERT_EQ(c.unmatched.size(), 1u);
+    EXPECT_NE(c.unmatched[0].reason.find("not supported: the base's model.layers.0.self_attn.k_proj"),
+              std::string::npos)
+        << c.unmatched[0].reason;
+  }
+}
+
 TEST(AdapterCheck, NotAnAdapterAndAdapterAsBase) {
   const std::vector<T> model = {{"model.layers.0.self_attn.k_proj.weight", {256, 2048}}};
   AdapterCheck c = check(model, model);
