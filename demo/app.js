@@ -8,6 +8,7 @@ import { hashFile, preview, scan } from './reads.js';
 import { showFile, showFiles, showModel, showPipeline } from './views.js';
 import { $, shown } from './text.js';
 import { offerSignature } from './signature_panel.js';
+import './adapter_panel.js';
 
 /** Shard names as writers give them: model-00001-of-00006.safetensors. */
 const SHARD_NAME = /-\d+-of-\d+\.safetensors$/;

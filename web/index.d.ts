@@ -23,7 +23,7 @@ import type {
 import type { ByteReader, SafetensorsSource } from './source/types.js';
 import type { DataScan } from './tensors/types.js';
 import type { TensorToWrite } from './write/types.js';
-import type { DiffOptions, DiffResult } from './compare/types.js';
+import type { CheckAdapterOptions, CheckAdapterResult, DiffOptions, DiffResult } from './compare/types.js';
 import type { ModelSource, SignatureVerification, VerifySignatureOptions } from './provenance/types.js';
 
 /**
@@ -96,6 +96,21 @@ export function isPipelineSource(source: unknown): Promise<boolean>;
  * a sharded model). Tensors are matched by name, so one model in another sharding compares equal.
  */
 export function diffSafetensors(a: unknown, b: unknown, options?: DiffOptions): Promise<DiffResult>;
+
+/**
+ * Whether an adapter (LoRA, LoCon, LoHa, LoKr, DoRA; kohya, PEFT, diffusers or MLX names) fits a
+ * base model, from the two headers alone (no tensor data is read): every adapted module is looked
+ * up in the base across naming conventions (kohya and diffusers names against LDM single-file and
+ * diffusers layouts, PEFT and MLX against transformers checkpoints) and its shapes checked. Each
+ * side is a file, an opened SafetensorsFile or ShardedModel, or what openSafetensors or
+ * openSafetensorsIndex takes. A first file that is not an adapter gets a verdict saying so; a
+ * header that cannot be read rejects with a SafetensorsError.
+ */
+export function checkAdapter(
+  adapter: unknown,
+  base: unknown,
+  options?: CheckAdapterOptions,
+): Promise<CheckAdapterResult>;
 
 /**
  * Asks Civitai which model version a hash belongs to (GET {baseUrl}/api/v1/model-versions/by-hash/{hash});

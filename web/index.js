@@ -7,6 +7,7 @@ import { openShardedModel } from './sharded/sharded_model.js';
 import { openPipeline } from './sharded/pipeline.js';
 import { diffCheckpoints } from './compare/diff.js';
 import { openSide } from './compare/open_side.js';
+import { checkAdapterSides } from './compare/check_adapter.js';
 
 export { initSafetensors } from './core/modules.js';
 export { SafetensorsError } from './core/errors.js';
@@ -68,4 +69,15 @@ export async function diffSafetensors(a, b, options = {}) {
   return diffCheckpoints(a, b, options, (side, sideOptions) =>
     openSide(side, sideOptions, { openSafetensors, openSafetensorsIndex }),
   );
+}
+
+/**
+ * Whether an adapter fits a base model, from the two headers alone (no tensor data is read).
+ * @param {unknown} adapter
+ * @param {unknown} base
+ * @param {import('./index.js').CheckAdapterOptions} [options]
+ * @returns {Promise<import('./index.js').CheckAdapterResult>}
+ */
+export async function checkAdapter(adapter, base, options = {}) {
+  return checkAdapterSides(adapter, base, checkOptions(options), openSafetensorsIndex);
 }

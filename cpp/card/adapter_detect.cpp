@@ -26,10 +26,12 @@ struct ModuleSizes {
   bool conv = false;                                   // a k x k (k > 1) down projection
 };
 
-// The part `name` ends with. Runs on every tensor of every file opened (up to half of a
-// model's), so the suffixes are first narrowed by two bit masks: parts whose suffix ends
-// with the name's last character, and whose 8th character from the end (if the suffix has
-// one) is the name's. A model's names are rejected there.
+}  // namespace
+
+// Runs on every tensor of every file opened (up to half of a model's), so the suffixes are
+// first narrowed by two bit masks: parts whose suffix ends with the name's last character, and
+// whose 8th character from the end (if the suffix has one) is the name's. A model's names are
+// rejected there.
 const AdapterPart* part_of(std::string_view name) {
   constexpr std::size_t kParts = std::size(kAdapterParts);
   static_assert(kParts <= 64, "one bit per part");
@@ -58,6 +60,8 @@ const AdapterPart* part_of(std::string_view name) {
   }
   return nullptr;
 }
+
+namespace {
 
 std::uint64_t dim(std::span<const std::uint64_t> shape, std::size_t i) { return i < shape.size() ? shape[i] : 0; }
 

@@ -7,8 +7,10 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "card/adapter_parts.h"
 #include "card/metadata_view.h"
 #include "card/model_card.h"
 #include "card/tensor_view.h"
@@ -25,6 +27,9 @@ struct AdapterScan {
   bool embedding = false;                    ///< a textual inversion (or lora_diffusion tokens only)
   std::vector<std::string> embedded_tokens;  ///< lora_diffusion tokens (<s1>, ...) stored as tensors
 };
+
+/// @brief The adapter part (adapter_parts.h) whose suffix `name` ends with, or null.
+const AdapterPart* part_of(std::string_view name);
 
 /// @brief Scans names and shapes (and the network settings in `meta`).
 AdapterScan scan_adapter(std::span<const TensorView> tensors, const MetadataView& meta);

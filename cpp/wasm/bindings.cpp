@@ -49,6 +49,13 @@ emscripten::val module_tree_table(DecodedHeaderTable& table, bool kohya) {
   return table.module_tree_table(kohya, out) ? view_of(out) : emscripten::val::null();
 }
 
+// Whether `adapter`'s file fits `base`'s as an adapter (cpp/card/adapter_check.h): its verdict as
+// JSON, or null when either is not a header table.
+emscripten::val adapter_check(DecodedHeaderTable& adapter, DecodedHeaderTable& base) {
+  std::string json;
+  return adapter.adapter_check_json(base, json) ? emscripten::val(json) : emscripten::val::null();
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(safetensors_card) {
@@ -57,7 +64,8 @@ EMSCRIPTEN_BINDINGS(safetensors_card) {
       .constructor<std::size_t>()
       .function("bytes", &table_bytes)
       .function("cardTable", &card_table)
-      .function("moduleTreeTable", &module_tree_table);
+      .function("moduleTreeTable", &module_tree_table)
+      .function("adapterCheck", &adapter_check);
 }
 
 #else  // the core

@@ -3,6 +3,7 @@
 
 #include <new>
 
+#include "card/adapter_check.h"
 #include "card/build_card.h"
 #include "card/module_tree.h"
 #include "wasm/card_table.h"
@@ -31,6 +32,14 @@ bool DecodedHeaderTable::module_tree_table(bool kohya, std::vector<std::uint8_t>
   const TableHeader* h = header();
   if (h == nullptr) return false;
   encode_module_tree_table(module_tree(h->tensors, kohya), out);
+  return true;
+}
+
+bool DecodedHeaderTable::adapter_check_json(DecodedHeaderTable& base, std::string& out) {
+  const TableHeader* a = header();
+  const TableHeader* b = base.header();
+  if (a == nullptr || b == nullptr) return false;
+  write_adapter_check_json(check_adapter(a->tensors, a->metadata, b->tensors), out);
   return true;
 }
 

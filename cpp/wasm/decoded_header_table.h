@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "wasm/header_table.h"
@@ -31,6 +32,10 @@ class DecodedHeaderTable {
   /// @brief Writes the module tree table (card_table.h), names split as kohya's when `kohya`
   /// (the card table says); false as above.
   bool module_tree_table(bool kohya, std::vector<std::uint8_t>& out);
+
+  /// @brief Writes the verdict of this table's file as an adapter of `base`'s (adapter_check.h)
+  /// as JSON into `out`; false when either is not a header table.
+  bool adapter_check_json(DecodedHeaderTable& base, std::string& out);
 
  private:
   enum class State : std::uint8_t {

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// safetensors-wasm validate | inspect | hash | edit | convert | diff | sbom | verify-signature: one file per
+// safetensors-wasm validate | inspect | hash | edit | convert | diff | check-adapter | sbom | verify-signature: one file per
 // verb beside this one (usage.js says what each takes). Text for people goes to stdout, help included (exit 0);
 // a misuse prints what was expected and the verb's usage on stderr (exit 2); --json prints
 // one JSON document.
@@ -9,6 +9,7 @@ import { hash } from './hash.js';
 import { edit } from './edit.js';
 import { convert } from './convert.js';
 import { diff } from './diff.js';
+import { checkAdapterCommand } from './check_adapter.js';
 import { sbom } from './sbom.js';
 import { verifySignature } from './verify_signature.js';
 import { VERBS, misuse, parseCommand, usageText, verbHelp, version } from './usage.js';
@@ -17,7 +18,17 @@ import { colours } from './text.js';
 
 /** @typedef {(args: import('./usage.js').Parsed, term: import('./terminal.js').Terminal) => Promise<number>} Command */
 /** @type {Record<string, Command>} */
-const commands = { validate, inspect, hash, edit, convert, diff, sbom, 'verify-signature': verifySignature };
+const commands = {
+  validate,
+  inspect,
+  hash,
+  edit,
+  convert,
+  diff,
+  'check-adapter': checkAdapterCommand,
+  sbom,
+  'verify-signature': verifySignature,
+};
 
 /** @param {string[]} argv the arguments after the script's path */
 async function main(argv) {

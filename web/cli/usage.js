@@ -88,6 +88,20 @@ export const VERBS = {
     files: 'many',
     notes: [FILE_FORMS, QUIET],
   },
+  'check-adapter': {
+    synopsis: 'check-adapter [--json] [--quiet] ADAPTER --base BASE',
+    about: `says whether ADAPTER (a LoRA, LoCon, LoHa, LoKr or DoRA; kohya, PEFT, diffusers or
+          MLX names) fits BASE (a file, sharded model or URL), from the two headers alone: each
+          adapted module is looked up in BASE across naming conventions and its shapes checked
+          (exit 0 compatible, 1 not, 2 when a header cannot be read or the usage is wrong)`,
+    flags: ['--json', '--quiet'],
+    values: ['--base'],
+    files: 'one',
+    notes: [
+      `ADAPTER and BASE may be http:// or https:// URLs: only their headers are asked for. BASE may
+also be a sharded model: its *.safetensors.index.json (path or URL) or a folder.`,
+    ],
+  },
   sbom: {
     synopsis: 'sbom [--quiet] MODEL [-o OUT]',
     about: `prints (or writes to OUT) the CycloneDX 1.6 bill of materials of MODEL (a folder or

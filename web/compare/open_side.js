@@ -7,7 +7,7 @@ import { isNode } from '../core/platform.js';
 const isFileList = (/** @type {unknown} */ source) => typeof FileList !== 'undefined' && source instanceof FileList;
 
 /** @returns {Promise<typeof import('../source/node_files.js')>} */
-function nodeFiles() {
+export function nodeFiles() {
   const path = '../source/node_files.js';
   return import(/* @vite-ignore */ /* webpackIgnore: true */ path);
 }
@@ -16,7 +16,7 @@ function nodeFiles() {
  * @param {unknown} source
  * @returns {Promise<'model' | 'file' | 'path'>} path: a Node path to one file
  */
-async function kindOf(source) {
+export async function kindOf(source) {
   if (isHttpUrl(source)) return new URL(String(source)).pathname.endsWith('.json') ? 'model' : 'file';
   if (Array.isArray(source) || isFileList(source)) return 'model';
   if (source !== null && typeof source === 'object' && 'index' in source && 'resolve' in source) return 'model';

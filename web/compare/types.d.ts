@@ -1,4 +1,5 @@
-// Types of comparing two checkpoints (diffSafetensors). Re-exported by web/index.d.ts.
+// Types of comparing two checkpoints (diffSafetensors) and of checking an adapter against its base
+// (checkAdapter). Re-exported by web/index.d.ts.
 import type { Dtype } from '../core/types.js';
 
 export interface DiffOptions {
@@ -59,4 +60,36 @@ export interface DiffResult {
    * model (a file's __metadata__ and an index's metadata are different things).
    */
   metadata: { added: string[]; removed: string[]; changed: { key: string; a: unknown; b: unknown }[] } | null;
+}
+
+export interface CheckAdapterOptions {
+  signal?: AbortSignal;
+  /** For sides given as http(s) URLs: the fetch to use. */
+  fetch?: typeof fetch;
+  /** For sides given as http(s) URLs: headers sent with every request. */
+  headers?: HeadersInit;
+}
+
+/** An adapted module that does not fit the base, or (key "") a reason about the file as a whole. */
+export interface AdapterMismatch {
+  /** The module as the adapter names it ("lora_unet_..._to_k", "base_model.model....q_proj"); "" for the whole file. */
+  key: string;
+  /** Why: not in the base (and which part of it was searched), a shape that does not fit, a convention not supported. */
+  reason: string;
+}
+
+export interface CheckAdapterResult {
+  /** Every adapted module was found in the base and its shapes fit. */
+  compatible: boolean;
+  /** Adapted modules found in the base with fitting shapes (one per module, not per tensor). */
+  matched: number;
+  /** Adapted modules in the adapter (0 when it is not an adapter). */
+  modules: number;
+  unmatched: AdapterMismatch[];
+  /** The base's layout: ldm (a single-file Stable Diffusion checkpoint), diffusers, bfl (FLUX), transformers, unknown. */
+  baseFormat: 'ldm' | 'diffusers' | 'bfl' | 'transformers' | 'unknown';
+  /** kohya, peft, diffusers, mlx, lora_diffusion, ... as the model card says; null when the first file is not an adapter. */
+  adapterFormat: string | null;
+  /** lora, locon, loha, lokr, dora, ... as the model card says; null likewise. */
+  adapterType: string | null;
 }

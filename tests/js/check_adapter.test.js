@@ -1,0 +1,233 @@
+// checkAdapter and `safetensors-wasm check-adapter`: real adapters (../shared fixtures, and the
+// real layouts of wild_layouts*.js) against base headers written from the real base models
+// (adapter_bases.js), generated mismatches, sharded and HTTP bases read header only, bad input.
+import { describe, expect, test } from 'vitest';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { checkAdapter, serializeSafetensors } from '../../web/index.js';
+import { bases } from './adapter_bases.js';
+import { headerOnly, loraFile } from './header_only.js';
+import { WILD_LAYOUTS } from './wild_layouts.js';
+import { HAVE_REAL, REAL_DIR, haveFixtures, recordingSource } from './fixtures.js';
+import { startServer } from './http_server.js';
+
+const WILD_DIR = new URL('../../../shared/fixtures/wild/', import.meta.url).pathname;
+const HAVE_WILD = haveFixtures(WILD_DIR);
+
+const base = Object.fromEntries(Object.entries(bases).map(([k, f]) => [k, headerOnly(f())]));
+const fixture = async (/** @type {string} */ path) => new Uint8Array(await readFile(path));
+const layout = (/** @type {string} */ name) => {
+  const found = WILD_LAYOUTS.find((l) => l.name === name);
+  if (!found) throw new Error(name);
+  return headerOnly(found.tensors());
+};
+
+describe.runIf(HAVE_WILD && HAVE_REAL)('real adapters against their real bases', () => {
+  test.each([
+    ['real LoKr (kohya + LyCORIS) on SD 1.5', `${REAL_DIR}kohya_lycoris_lokr_dim4_f16.safetensors`, 'sd15Ldm', 350],
+    [
+      'kohya FLUX LoRA (cut short) on FLUX.1-dev BFL',
+      `${WILD_DIR}kohya_flux_lora_truncated.safetensors`,
+      'fluxBfl',
+      304,
+    ],
+    ['PEFT UNet LoRA on SD 1.5', `${WILD_DIR}peft_sd15_unet_to_qkv.safetensors`, 'sd15Ldm', 96],
+    ['diffusers attention processors on SD 1.5', `${WILD_DIR}diffusers_old_processor_sd15.safetensors`, 'sd15Ldm', 128],
+    ['mlx_lm LoRA on gemma-2b', `${WILD_DIR}mlx_lora_gemma2b_q_v.safetensors`, 'gemma2b', 8],
+    [
+      'PEFT on distilgpt2 (Conv1D, no transformer. prefix)',
+      `${WILD_DIR}peft_distilgpt2_c_attn.safetensors`,
+      'distilgpt2',
+      6,
+    ],
+    ['PEFT on t5-small', `${WILD_DIR}peft_t5_small_q_v.safetensors`, 't5small', 36],
+    ['PEFT on bert-base (classifier saved)', `${WILD_DIR}peft_bert_query_value_seqcls.safetensors`, 'bertBase', 24],
+    ['PEFT on distilbert', `${WILD_DIR}peft_distilbert_q_lin_v_lin.safetensors`, 'distilbert', 12],
+    [
+      'PEFT on bloom-560m (fused query_key_value)',
+      `${WILD_DIR}peft_bloom560m_query_key_value.safetensors`,
+      'bloom560m',
+      24,
+    ],
+    ['PEFT on gemma-3-270m', `${WILD_DIR}peft_gemma3_270m_qkvo.safetensors`, 'gemma3_270m', 72],
+  ])('%s', async (_, path, baseName, modules) => {
+    const r = await checkAdapter(await fixture(path), base[baseName]);
+    expect(r.unmatched).toEqual([]);
+    expect(r).toMatchObject({ compatible: true, matched: modules, modules });
+  });
+
+  test('an SD 1.5 LoKr on SDXL and a FLUX LoRA on SD 1.5: not compatible, with reasons', async () => {
+    const lokr = await checkAdapter(await fixture(`${REAL_DIR}kohya_lycoris_lokr_dim4_f16.safetensors`), base.sdxlLdm);
+    expect(lokr.compatible).toBe(false);
+    expect(lokr.matched).toBeLessThan(lokr.modules / 2);
+    expect(lokr.unmatched.some((m) => /no module of the base's unet is named down_blocks_3/.test(m.reason))).toBe(true);
+    const flux = await checkAdapter(await fixture(`${WILD_DIR}kohya_flux_lora_truncated.safetensors`), base.sd15Ldm);
+    expect(flux).toMatchObject({ compatible: false, matched: 0, baseFormat: 'ldm', adapterFormat: 'kohya' });
+    expect(flux.unmatched[0].reason).toMatch(/double_blocks_0_img_attn_proj/);
+  });
+
+  test('a textual inversion and a model are not adapters; lora_diffusion is said unsupported', async () => {
+    const ti = await checkAdapter(
+      await fixture(`${WILD_DIR}diffusers_textual_inversion_sd15.safetensors`),
+      base.sd15Ldm,
+    );
+    expect(ti).toMatchObject({ compatible: false, adapterFormat: null, modules: 0 });
+    expect(ti.unmatched).toEqual([
+      { key: '', reason: expect.stringMatching(/textual-inversion embedding, not an adapter/) },
+    ]);
+    const model = await checkAdapter(await fixture(`${WILD_DIR}tinygrad_cnn.safetensors`), base.sd15Ldm);
+    expect(model.unmatched[0].reason).toMatch(/not an adapter/);
+    const cloneofsimo = await checkAdapter(
+      await fixture(`${WILD_DIR}cloneofsimo_analog_svd_rank4.safetensors`),
+      base.sd15Ldm,
+    );
+    expect(cloneofsimo.compatible).toBe(false);
+    expect(cloneofsimo.unmatched[0].reason).toMatch(/^not supported: lora_diffusion/);
+  });
+
+  test('the adapter given as a { size, read } source is read up to its header only', async () => {
+    const bytes = await fixture(`${WILD_DIR}peft_sd15_unet_to_qkv.safetensors`);
+    const headerEnd = 8 + Number(new DataView(bytes.buffer).getBigUint64(0, true));
+    const source = recordingSource(bytes);
+    expect((await checkAdapter(source, base.sd15Ldm)).compatible).toBe(true);
+    const furthest = Math.max(...source.reads.map(([offset, length]) => offset + length));
+    expect(furthest).toBeLessThanOrEqual(headerEnd);
+    expect(headerEnd).toBeLessThan(bytes.byteLength / 20);
+  });
+});
+
+describe('real layouts (wild_layouts.js) against SD 1.5 and SD 2.1', () => {
+  test('an SD 2.1 diffusers LoRA fits SD 2.1, not SD 1.5 (cross-attention 1024 against 768)', async () => {
+    const sd21 = layout('diffusers_unet_sd21');
+    expect(await checkAdapter(sd21, base.sd21Ldm)).toMatchObject({ compatible: true, matched: 128 });
+    const wrong = await checkAdapter(sd21, base.sd15Ldm);
+    expect(wrong.compatible).toBe(false);
+    expect(wrong.matched).toBe(96);
+    expect(wrong.unmatched[0].reason).toMatch(/reads 1024 inputs; .* takes 768/);
+  });
+  test('SD 1.x layouts fit SD 1.5 in LDM and in diffusers layout', async () => {
+    for (const name of ['diffusers_unet_sd15', 'diffusers_old_processor_sd14'])
+      expect((await checkAdapter(layout(name), base.sd15Ldm)).compatible).toBe(true);
+  });
+});
+
+describe('generated pairs', () => {
+  const sdxlModule = 'lora_unet_input_blocks_4_1_transformer_blocks_1_attn2_to_k';
+  test('kohya SDXL (LDM names, te1 and te2) on SDXL; rank, in and out mismatches and a missing module', async () => {
+    const good = loraFile([
+      [sdxlModule, 8, 2048, 640],
+      ['lora_te1_text_model_encoder_layers_3_mlp_fc1', 8, 768, 3072],
+      ['lora_te2_text_model_encoder_layers_31_self_attn_v_proj', 8, 1280, 1280],
+    ]);
+    expect(await checkAdapter(good, base.sdxlLdm)).toMatchObject({ compatible: true, matched: 3, baseFormat: 'ldm' });
+    const bad = headerOnly([
+      [`${sdxlModule}.lora_down.weight`, [8, 2048]],
+      [`${sdxlModule}.lora_up.weight`, [640, 4]],
+      ['lora_unet_input_blocks_5_1_proj_in.lora_down.weight', [8, 600]],
+      ['lora_unet_input_blocks_5_1_proj_in.lora_up.weight', [640, 8]],
+      ['lora_unet_input_blocks_5_1_proj_out.lora_down.weight', [8, 640]],
+      ['lora_unet_input_blocks_5_1_proj_out.lora_up.weight', [320, 8]],
+      ['lora_unet_input_blocks_1_1_proj_in.lora_down.weight', [8, 320]],
+      ['lora_unet_input_blocks_1_1_proj_in.lora_up.weight', [320, 8]],
+    ]);
+    const r = await checkAdapter(bad, base.sdxlLdm);
+    expect(r).toMatchObject({ compatible: false, matched: 0, modules: 4 });
+    expect(r.unmatched.map((m) => m.reason)).toEqual([
+      expect.stringMatching(/lora_up.weight has rank 4, its pair rank 8/),
+      expect.stringMatching(/reads 600 inputs; the base's .*input_blocks.5.1.proj_in.weight \[640, 640\] takes 640/),
+      expect.stringMatching(/gives 320 outputs; .* has 640/),
+      expect.stringMatching(/no module of the base's unet is named input_blocks_1_1_proj_in/),
+    ]);
+  });
+
+  test('PEFT on a Llama layout, a sharded base with and without `model.`, and a LoRA for another model', async () => {
+    const adapter = loraFile(
+      [0, 1].map((l) => [`base_model.model.model.layers.${l}.self_attn.k_proj`, 8, 2048, 256]),
+      'lora_A.weight',
+      'lora_B.weight',
+    );
+    expect((await checkAdapter(adapter, base.gemma2b)).compatible).toBe(true);
+    const dir = await mkdtemp(join(tmpdir(), 'check-adapter-'));
+    const weights = (/** @type {string} */ prefix, /** @type {number} */ l) => ({
+      [`${prefix}layers.${l}.self_attn.k_proj.weight`]: {
+        dtype: 'F16',
+        shape: [256, 2048],
+        data: new Uint16Array(256 * 2048),
+      },
+    });
+    for (const [l, file] of [
+      [0, 'model-00001-of-00002.safetensors'],
+      [1, 'model-00002-of-00002.safetensors'],
+    ])
+      await writeFile(
+        join(dir, file),
+        new Uint8Array(await (await serializeSafetensors(weights('', Number(l)))).arrayBuffer()),
+      );
+    const sharded = await checkAdapter(adapter, dir);
+    expect(sharded).toMatchObject({ compatible: true, matched: 2, baseFormat: 'transformers' });
+    const llama = await checkAdapter(
+      loraFile([['base_model.model.model.layers.0.self_attn.k_proj', 8, 4096, 1024]], 'lora_A.weight', 'lora_B.weight'),
+      base.gemma2b,
+    );
+    expect(llama.compatible).toBe(false);
+    expect(llama.unmatched[0].reason).toMatch(/reads 4096 inputs/);
+    const sdOnLlm = await checkAdapter(loraFile([[sdxlModule, 8, 2048, 640]]), base.gemma2b);
+    expect(sdOnLlm.unmatched[0].reason).toMatch(/input_blocks_4_1/);
+  });
+
+  test('an HTTP base: only header bytes are asked for', async () => {
+    const server = await startServer();
+    try {
+      const bytes = await (
+        await serializeSafetensors({
+          'model.layers.0.self_attn.k_proj.weight': {
+            dtype: 'F32',
+            shape: [256, 2048],
+            data: new Float32Array(256 * 2048),
+          },
+        })
+      ).arrayBuffer();
+      server.files.set('/base.safetensors', { bytes: new Uint8Array(bytes), etag: '"b"' });
+      const ranges = [];
+      const fetchCounting = /** @type {typeof fetch} */ (
+        async (url, init) => {
+          ranges.push(new Headers(init?.headers).get('range'));
+          return fetch(url, init);
+        }
+      );
+      const adapter = loraFile(
+        [['base_model.model.model.layers.0.self_attn.k_proj', 8, 2048, 256]],
+        'lora_A.weight',
+        'lora_B.weight',
+      );
+      const r = await checkAdapter(adapter, server.url('/base.safetensors'), { fetch: fetchCounting });
+      expect(r.compatible).toBe(true);
+      const headerEnd = 8 + Number(new DataView(bytes).getBigUint64(0, true));
+      expect(ranges.length).toBeGreaterThan(0);
+      let asked = 0;
+      for (const range of ranges) {
+        const m = /^bytes=(\d+)-(\d+)$/.exec(range ?? '');
+        expect(m).not.toBeNull();
+        asked += Number(m?.[2]) - Number(m?.[1]) + 1;
+      }
+      // One window of at most 256 KiB from the start (README: the header in one request when it
+      // fits), against a file of 2 MiB: the tensor data is never asked for.
+      expect(asked).toBeLessThanOrEqual(256 * 1024);
+      expect(headerEnd).toBeLessThan(asked);
+      expect(bytes.byteLength).toBeGreaterThan(2 * 1024 * 1024); // and the data (2 MiB) is beyond it
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('bad input: a cut-short base header, an adapter as base, options checked', async () => {
+    const adapter = loraFile([['lora_unet_conv_in', 4, 4, 320]]);
+    await expect(checkAdapter(adapter, base.sd15Ldm.subarray(0, 100))).rejects.toMatchObject({
+      name: 'SafetensorsError',
+    });
+    const both = await checkAdapter(adapter, adapter);
+    expect(both.unmatched[0].reason).toMatch(/adapter itself/);
+    await expect(checkAdapter(adapter, base.sd15Ldm, /** @type {any} */ ('x'))).rejects.toThrow(TypeError);
+  });
+});
