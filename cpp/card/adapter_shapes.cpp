@@ -34,6 +34,7 @@ class Checker {
     out_ = dim(w.shape, 0) / (w.of ? w.of : 1);
     in_ = dim(w.shape, 1);
     in_total_ = w.shape.size() >= 2 ? product(w.shape.subspan(1)) : 0;
+    if (conv1d_name(w.name) && w.shape.size() == 2 && w.of == 1) std::swap(out_, in_), in_total_ = in_, conv1d_ = true;
   }
 
   std::string check(std::span<const ModulePart> parts) {
@@ -110,8 +111,15 @@ class Checker {
 
   // GPT-2's Conv1D stores its weight [in, out] (transformers' pytorch_utils.Conv1D); PEFT's
   // fan_in_fan_out adapts it as a linear [out, in]: a pair that fits the weight only transposed.
+  // Weights named as GPT-2's Conv1D modules are read [in, out] from the start (so that a
+  // mismatch names their real inputs); any other 2-D weight is when only that fits.
+  static bool conv1d_name(std::string_view name) {
+    for (std::string_view module : {".c_attn.weight", ".c_proj.weight", ".c_fc.weight", ".q_attn.weight"})
+      if (name.ends_with(module)) return true;
+    return false;
+  }
   void transpose_if_conv1d(std::span<const ModulePart> parts) {
-    if (w_.shape.size() != 2 || w_.of != 1 || out_ == in_) return;
+    if (conv1d_ || w_.shape.size() != 2 || w_.of != 1 || out_ == in_) return;
     std::uint64_t in = 0, out = 0;
     for (const ModulePart& p : parts) {
       if (p.part->role == PartRole::Down) in = dim(p.shape, 1);
@@ -132,6 +140,7 @@ class Checker {
 
   std::string base_text() const {
     std::string s = "the base's " + std::string(w_.name) + " " + shape_text(w_.shape);
+    if (conv1d_) s += " (a Conv1D weight, [in, out])";
     if (w_.of > 1) s += " (one of " + std::to_string(w_.of) + " fused parts: " + std::to_string(out_) + " rows)";
     return s;
   }
@@ -152,6 +161,7 @@ class Checker {
   std::uint64_t out_ = 0, in_ = 0, in_total_ = 0;
   std::uint64_t out1_ = 0, in1_ = 0, out2_ = 0, in2_ = 0;
   bool tucker_ = false;
+  bool conv1d_ = false;  // the weight is read [in, out]
   std::string reason_;
 };
 

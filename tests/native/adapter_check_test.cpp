@@ -99,6 +99,20 @@ TEST(AdapterCheck, PeftAndMlxAgainstTransformersCheckpoints) {
   EXPECT_NE(wrong.unmatched[0].reason.find("gives 256 outputs"), std::string::npos) << wrong.unmatched[0].reason;
 }
 
+TEST(AdapterCheck, Gpt2Conv1DWeightsAreReadInByOut) {
+  // transformers' Conv1D stores [in, out]: GPT-2's c_attn takes 768 inputs and gives 2304.
+  const auto peft =
+      lora("base_model.model.transformer.h.0.attn.c_attn", 8, 768, 2304, ".lora_A.weight", ".lora_B.weight");
+  EXPECT_TRUE(check(peft, {{"h.0.attn.c_attn.weight", {768, 2304}}}).compatible());
+  // A smaller GPT-2 (hidden 64): the reason names its real inputs, 64, not its outputs.
+  const AdapterCheck small = check(peft, {{"h.0.attn.c_attn.weight", {64, 192}}});
+  ASSERT_EQ(small.unmatched.size(), 1u);
+  EXPECT_NE(small.unmatched[0].reason.find("reads 768 inputs; the base's h.0.attn.c_attn.weight [64, 192] (a Conv1D "
+                                           "weight, [in, out]) takes 64"),
+            std::string::npos)
+      << small.unmatched[0].reason;
+}
+
 TEST(AdapterCheck, RankMismatchMissingModuleAndConvKernels) {
   std::vector<T> adapter = {{"lora_unet_conv_in.lora_down.weight", {4, 4, 3, 3}},
                             {"lora_unet_conv_in.lora_up.weight", {320, 8, 1, 1}}};
