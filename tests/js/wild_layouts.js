@@ -5,14 +5,17 @@
 // notation of tests/js/wild_facts.js. `tensors()` lists them in the file's data order.
 // Language-model adapters are in wild_layouts_text.js; the schemes in wild_layout_builders.js.
 import { PT, newDiffusers, oldDiffusers, range, unetAttentionLora, unetLoraFacts } from './wild_layout_builders.js';
+import { LFS_LAYOUTS } from './wild_layouts_lfs.js';
 import { TEXT_LAYOUTS } from './wild_layouts_text.js';
 
 /**
+ * `lfsBytes`: the size of the real file, where the repository holds a Git LFS pointer to it.
  * @type {{ name: string, repo: string, path: string, commit: string, metadata: Record<string, string> | null,
- *   tensors: () => HeaderTensor[], facts: string, basis: string }[]}
+ *   tensors: () => HeaderTensor[], facts: string, basis: string, lfsBytes?: number }[]}
  */
 export const WILD_LAYOUTS = [
   ...TEXT_LAYOUTS,
+  ...LFS_LAYOUTS,
   {
     name: 'diffusers_unet_sd21',
     repo: 'JustinJiangNext/lora-2.0',
