@@ -124,7 +124,7 @@ export const LFS_LAYOUTS = [
     lfsBytes: 1361597018,
     metadata: PT,
     tensors: () => byName(clipTextEncoder({ width: 1024, inner: 4096, layers: 23, positionIds: true })),
-    facts: 'kind `model`; family `clip`; variant `vit-h`; adapter_type `-`',
+    facts: 'kind `model`; family `clip`; variant `vit-h|-`; adapter_type `-`',
     basis:
       'text_encoder/config.json: CLIPTextModel (OpenCLIP ViT-H/14 text tower), hidden_size 1024, 23 layers, transformers 4.25',
   },

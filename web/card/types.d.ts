@@ -6,7 +6,8 @@ export interface ModelFamily {
   /** sd1, sd2, sdxl, sdxl-refiner, ssd-1b, segmind-vega, sd3, flux1, flux2, chroma, auraflow,
    * pixart, stable-cascade, hunyuan-video, ltxv, wan, lumina2, qwen-image, hidream, llama, qwen2,
    * qwen3, gemma, mixtral, qwen2-moe, deepseek, phi3, gpt2, gpt-neo, gpt-neox, gpt-j, falcon,
-   * bloom, bert, distilbert, t5, vit, whisper, opt, mamba */
+   * gpt-bigcode, bloom, bert, distilbert, t5, vit, whisper, opt, mamba, clip (a CLIP text encoder;
+   * variant vit-l or vit-bigg where its width tells) */
   id: string;
   name: string;
   /** e.g. "dev"/"schnell" for flux1, "i2v" for wan, "moe" for qwen3 (models only, not adapters). */
