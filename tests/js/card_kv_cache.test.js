@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { initSafetensors, openSafetensorsIndex } from '../../web/index.js';
 import { kvCacheEstimate, mainFloatDtype } from '../../web/card/kv_cache.js';
+import { kvCacheText } from '../../web/card/card_text.js';
 import { writeSafetensors } from '../../tools/write_safetensors.js';
 import { startServer } from './http_server.js';
 
@@ -193,6 +194,7 @@ describe('a sharded model with its config.json', () => {
         dtypeFrom: 'config',
       });
       expect(card.family?.id).toBe('llama');
+      expect(kvCacheText(card)).toBe('125.0 MiB per 1,000 tokens (32 layers × 8 KV heads × 128 × BF16, config.json)');
       expect(model.findings).toEqual([]);
       const configReads = server.log.filter((r) => r.path.endsWith('/config.json')).length;
       await model.describe();
