@@ -80,6 +80,33 @@ export const LFS_LAYOUTS = [
       'adapter_config.json and xtuner_config.py: base internlm-chat-7b (float16), r 64, the seven projections (keys alone cannot tell InternLM from Llama)',
   },
   {
+    name: 'peft_llama31_8b_unsloth_all_linear',
+    repo: 'CogniX-LTD/Cogni-OpenModel',
+    path: 'adapter_model.safetensors',
+    commit: 'd0d6ce3f9f6fdbd822fe6ded0008fd900d66bcac',
+    lfsBytes: 167832240,
+    metadata: PT,
+    tensors: () =>
+      peft(
+        'base_model.model.model.layers.',
+        32,
+        [
+          ['self_attn.q_proj', 4096, 4096],
+          ['self_attn.k_proj', 4096, 1024],
+          ['self_attn.v_proj', 4096, 1024],
+          ['self_attn.o_proj', 4096, 4096],
+          ['mlp.gate_proj', 4096, 14336],
+          ['mlp.up_proj', 4096, 14336],
+          ['mlp.down_proj', 14336, 4096],
+        ],
+        16,
+      ),
+    facts:
+      'kind `adapter`; family `llama|-`; adapter_type `lora`; adapter_format `peft`; rank `16`; targets `q_proj,k_proj,v_proj,o_proj,gate_proj,up_proj,down_proj`',
+    basis:
+      'adapter_config.json: base unsloth/meta-llama-3.1-8b-bnb-4bit, r 16, the seven projections; config.json: 32 layers, 4096 wide, 8 key/value heads of 128, MLP 14336; README: Unsloth 2024.9',
+  },
+  {
     name: 'diffusers_sdxl_unet_lora',
     repo: 'meankitdas/stable_diffusion_xl',
     path: 'pytorch_lora_weights.safetensors',
