@@ -13,6 +13,7 @@ import { kvCacheEstimate, mainFloatDtype } from '../../web/card/kv_cache.js';
 import { kvCacheText } from '../../web/card/card_text.js';
 import { writeSafetensors } from '../../tools/write_safetensors.js';
 import { startServer } from './http_server.js';
+import { run } from './cli_run.js';
 
 const { tables } = await initSafetensors();
 const bits = (/** @type {string} */ name) => tables.dtypes.find((d) => d.name === name)?.bits ?? null;
@@ -235,5 +236,18 @@ describe('a sharded model with its config.json', () => {
         expect(model.findings).toHaveLength(1);
       }
     }
+  });
+
+  test('inspect prints the KV cache line of a folder, and the finding of a bad config.json', async () => {
+    const good = await folder('cli-llama', JSON.stringify({ ...LLAMA31_8B, torch_dtype: 'bfloat16' }));
+    const shown = await run(['inspect', good]);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toMatch(
+      /\n {2}KV cache +125\.0 MiB per 1,000 tokens \(32 layers × 8 KV heads × 128 × BF16, config\.json\)\n/,
+    );
+    const bad = await run(['inspect', await folder('cli-bad', '{"num_hidden_layers": 32,')]);
+    expect(bad.code).toBe(0);
+    expect(bad.stdout).not.toMatch(/^ {2}KV cache/m);
+    expect(bad.stdout).toMatch(/info +ConfigUnreadable: the config\.json beside the weights is not valid JSON/);
   });
 });
