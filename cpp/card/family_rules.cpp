@@ -63,7 +63,9 @@ constexpr FamilyRule kRules[] = {
     {"deepseek", "", D::Text, {{{"layers.0.mlp.shared_experts.gate_proj.weight"}}}},
     {"qwen3", "moe", D::Text, {{{"layers.0.self_attn.q_norm.weight"}, {"layers.0.mlp.experts.0.gate_proj.weight"}}}},
     {"qwen3", "", D::Text, {{{"layers.0.self_attn.q_norm.weight"}, {"layers.0.mlp.gate_proj.weight"}}}},
-    {"qwen2", "", D::Text, {{{"layers.0.self_attn.q_proj.bias"}, {"layers.0.mlp.gate_proj.weight"}}}},
+    // Qwen2 has biases on q, k and v only; a file with an o_proj bias too is another layout
+    // (InternLM, or AutoGPTQ's 2023 packs, which keep a bias for every linear layer).
+    {"qwen2", "", D::Text, {{{"layers.0.self_attn.q_proj.bias"}, {"layers.0.mlp.gate_proj.weight"}, {.key = "layers.0.self_attn.o_proj.bias", .absent = true}}}},
     {"phi3", "", D::Text, {{{"layers.0.self_attn.qkv_proj.weight"}, {"layers.0.mlp.gate_up_proj.weight"}}}},
     {"llama", "", D::Text, {{{"layers.0.self_attn.q_proj.weight"}, {"layers.0.mlp.gate_proj.weight"}}}},
     // GPTBigCode (StarCoder) names its blocks as GPT-2 does, but with nn.Linear weights

@@ -5,7 +5,7 @@
 // JSON (padded to 8 where the writer pads) and data (card_wild.test.js checks it), which is
 // how each layout was confirmed against the real file without its bytes.
 import { PT, byName, peft } from './wild_layout_builders.js';
-import { clipTextEncoder, gptqBigCode, sd1Unet, sdxlUnetLora, writerOrder } from './wild_model_builders.js';
+import { clipTextEncoder, gptqBigCode, gptqLlama, sd1Unet, sdxlUnetLora, writerOrder } from './wild_model_builders.js';
 
 const SD14 = 'wswplay/stable-diffusion-v1-4';
 const SDXL = 'andrewcchoi/stabilityai-stable-diffusion-xl-base-1.0';
@@ -25,6 +25,27 @@ export const LFS_LAYOUTS = [
     facts: 'kind `model`; family `gpt-bigcode`; adapter_type `-`; quantized `gptq`',
     basis:
       'config.json: GPTBigCodeForCausalLM (bigcode/starcoder), n_embd 6144, n_layer 40, multi_query; quantize_config.json and README: AutoGPTQ, 4 bits, group_size 128',
+  },
+  {
+    name: 'gptq_llama2_13b_mythomax',
+    repo: 'Barksdale27/1',
+    path: 'model.safetensors',
+    commit: '2a6a8d47826271a065b7589f001c359022b4950d',
+    lfsBytes: 7259435192,
+    // AutoGPTQ's save_quantized metadata, from quantize_config.json; the version's value is not
+    // in the repository (any five-character version gives the pointer's byte count).
+    metadata: {
+      format: 'pt',
+      auto_gptq_version: '0.4.2',
+      gptq_bits: '4',
+      gptq_group_size: '128',
+      gptq_desc_act: 'False',
+      gptq_damp_percent: '0.1',
+    },
+    tensors: () => gptqLlama({ width: 5120, inner: 13824, layers: 40, vocab: 32000 }),
+    facts: 'kind `model`; family `llama`; adapter_type `-`; quantized `gptq`',
+    basis:
+      'config.json: LlamaForCausalLM (MythoMax L2 13B), hidden_size 5120, 40 layers, 40 key/value heads; quantize_config.json: 4 bits, group_size 128, desc_act false, damp 0.1; README: made with AutoGPTQ',
   },
   {
     name: 'peft_falcon_7b_qkv_dense_mlp',

@@ -139,10 +139,24 @@ export function sdxlUnetLora() {
 }
 
 /**
- * AutoGPTQ (2023) of a GPTBigCode model (config.json: n_embd, n_layer, n_positions, vocab_size;
- * multi_query: one key/value head of 128), 4-bit in groups of 128: each linear layer is qweight
- * [in/8, out] and g_idx [in] (I32), qzeros [in/128, out/8] (I32), scales [in/128, out] and bias
- * [out] (F16); embeddings, norms and lm_head stay F16.
+ * One linear layer as AutoGPTQ (2023) saves it, 4-bit in groups of 128: qweight [in/8, out] and
+ * g_idx [in] (I32), qzeros [in/128, out/8] (I32), scales [in/128, out] and bias [out] (F16).
+ * @param {(name: string, shape: number[], type?: string) => void} add
+ * @param {string} module
+ * @param {number} inDim
+ * @param {number} outDim
+ */
+function gptqLinear(add, module, inDim, outDim) {
+  add(`${module}.qweight`, [inDim / 8, outDim], 'I32');
+  add(`${module}.qzeros`, [inDim / 128, outDim / 8], 'I32');
+  add(`${module}.scales`, [inDim / 128, outDim]);
+  add(`${module}.g_idx`, [inDim], 'I32');
+  add(`${module}.bias`, [outDim]);
+}
+
+/**
+ * AutoGPTQ of a GPTBigCode model (config.json: n_embd, n_layer, n_positions, vocab_size;
+ * multi_query: one key/value head of 128); embeddings, norms and lm_head stay F16.
  * @param {{ width: number, layers: number, positions: number, vocab: number }} config
  */
 export function gptqBigCode({ width, layers, positions, vocab }) {
@@ -155,20 +169,32 @@ export function gptqBigCode({ width, layers, positions, vocab }) {
     const p = `transformer.h.${layer}.`;
     linear(`${p}ln_1`, [width]);
     linear(`${p}ln_2`, [width]);
-    for (const [module, inDim, outDim] of [
-      ['attn.c_attn', width, width + 256],
-      ['attn.c_proj', width, width],
-      ['mlp.c_fc', width, 4 * width],
-      ['mlp.c_proj', 4 * width, width],
-    ]) {
-      const m = /** @type {string} */ (module);
-      const [i, o] = [/** @type {number} */ (inDim), /** @type {number} */ (outDim)];
-      add(`${p}${m}.qweight`, [i / 8, o], 'I32');
-      add(`${p}${m}.qzeros`, [i / 128, o / 8], 'I32');
-      add(`${p}${m}.scales`, [i / 128, o]);
-      add(`${p}${m}.g_idx`, [i], 'I32');
-      add(`${p}${m}.bias`, [o]);
-    }
+    gptqLinear(add, `${p}attn.c_attn`, width, width + 256);
+    gptqLinear(add, `${p}attn.c_proj`, width, width);
+    gptqLinear(add, `${p}mlp.c_fc`, width, 4 * width);
+    gptqLinear(add, `${p}mlp.c_proj`, 4 * width, width);
+  }
+  return writerOrder(list);
+}
+
+/**
+ * AutoGPTQ of a Llama model (config.json: hidden_size, intermediate_size, num_hidden_layers,
+ * vocab_size; as many key/value heads as heads); embeddings, norms and lm_head stay F16.
+ * @param {{ width: number, inner: number, layers: number, vocab: number }} config
+ */
+export function gptqLlama({ width, inner, layers, vocab }) {
+  const { list, add } = tensorList('F16');
+  add('lm_head.weight', [vocab, width]);
+  add('model.embed_tokens.weight', [vocab, width]);
+  add('model.norm.weight', [width]);
+  for (const layer of range(layers)) {
+    const p = `model.layers.${layer}.`;
+    add(`${p}input_layernorm.weight`, [width]);
+    add(`${p}post_attention_layernorm.weight`, [width]);
+    for (const proj of ['q_proj', 'k_proj', 'v_proj', 'o_proj']) gptqLinear(add, `${p}self_attn.${proj}`, width, width);
+    gptqLinear(add, `${p}mlp.gate_proj`, width, inner);
+    gptqLinear(add, `${p}mlp.up_proj`, width, inner);
+    gptqLinear(add, `${p}mlp.down_proj`, inner, width);
   }
   return writerOrder(list);
 }

@@ -52,6 +52,21 @@ TEST(CardQuantizedFamily, AQuantizedLlamaIsALlama) {
   }
 }
 
+TEST(CardQuantizedFamily, AutoGptqBiasesDoNotMakeALlamaAQwen2) {
+  // AutoGPTQ 0.4 (TheBloke/MythoMax-L2-13B-GPTQ) keeps a bias for every linear layer, zeros
+  // where Llama has none; Qwen2 has biases on q, k and v only.
+  std::vector<T> llama = quantized_llama(false);
+  for (const char* m : {"self_attn.q_proj", "self_attn.o_proj", "mlp.gate_proj"})
+    llama.push_back({std::string("model.layers.0.") + m + ".bias", {4096}, Dtype::F16});
+  EXPECT_EQ(family_id(card_of(llama)), "llama");
+  const ModelCard qwen2 = card_of({{"model.embed_tokens.weight", {151936, 896}},
+                                   {"model.layers.0.self_attn.q_proj.weight", {896, 896}},
+                                   {"model.layers.0.self_attn.q_proj.bias", {896}},
+                                   {"model.layers.0.self_attn.o_proj.weight", {896, 896}},
+                                   {"model.layers.0.mlp.gate_proj.weight", {4864, 896}}});
+  EXPECT_EQ(family_id(qwen2), "qwen2");
+}
+
 TEST(CardQuantizedFamily, AGptqStarCoderIsGptBigCodeAndGpt2StaysGpt2) {
   // AutoGPTQ of bigcode/starcoder (n_embd 6144, c_fc 6144 -> 24576).
   std::vector<T> coder = {{"transformer.wte.weight", {49153, 6144}}, {"transformer.wpe.weight", {8192, 6144}}};
