@@ -95,15 +95,15 @@ describe('the card on files from the wild', () => {
     expect(WILD_LAYOUTS.length).toBeGreaterThanOrEqual(30);
   });
 
-  test('each layout of a Git LFS file comes to the byte count of its pointer', () => {
-    const checked = WILD_LAYOUTS.filter((l) => l.lfsBytes !== undefined);
-    expect(checked.length).toBeGreaterThanOrEqual(11);
+  test('each layout with a known file size comes to exactly that size (Git LFS pointers, committed files)', () => {
+    const checked = WILD_LAYOUTS.filter((l) => l.fileBytes !== undefined);
+    expect(checked.length).toBeGreaterThanOrEqual(13);
     for (const layout of checked) {
       const { header, dataBytes } = layoutHeader(layout);
       const headerBytes = new TextEncoder().encode(header).byteLength;
       // safetensors >= 0.3 pads the header with spaces to a multiple of 8; older files do not.
       const sizes = [headerBytes, Math.ceil(headerBytes / 8) * 8].map((h) => 8 + h + dataBytes);
-      expect({ name: layout.name, size: sizes.includes(/** @type {number} */ (layout.lfsBytes)) }).toEqual({
+      expect({ name: layout.name, size: sizes.includes(/** @type {number} */ (layout.fileBytes)) }).toEqual({
         name: layout.name,
         size: true,
       });

@@ -1,6 +1,6 @@
 // Real layouts of files kept in Git LFS (see wild_layouts.js): the repository holds a pointer
 // whose `size` is the real file's byte count, and its config.json, adapter_config.json or
-// training script gives the keys and shapes. `lfsBytes` is that size: the header rewritten here
+// training script gives the keys and shapes. `fileBytes` is that size: the header rewritten here
 // with the tensors in the writer's data order comes to exactly that many bytes, 8-byte length,
 // JSON (padded to 8 where the writer pads) and data (card_wild.test.js checks it), which is
 // how each layout was confirmed against the real file without its bytes.
@@ -19,7 +19,7 @@ export const LFS_LAYOUTS = [
     repo: 'Decentralised-AI/WizardCoder-15B-1.0-GPTQ',
     path: 'gptq_model-4bit-128g.safetensors',
     commit: '9bbbdc1afc23b94bed20148cdeff05c094e38c74',
-    lfsBytes: 9198428896,
+    fileBytes: 9198428896,
     metadata: null,
     tensors: () => gptqBigCode({ width: 6144, layers: 40, positions: 8192, vocab: 49153 }),
     facts: 'kind `model`; family `gpt-bigcode`; adapter_type `-`; quantized `gptq`',
@@ -31,7 +31,7 @@ export const LFS_LAYOUTS = [
     repo: 'Barksdale27/1',
     path: 'model.safetensors',
     commit: '2a6a8d47826271a065b7589f001c359022b4950d',
-    lfsBytes: 7259435192,
+    fileBytes: 7259435192,
     // AutoGPTQ's save_quantized metadata, from quantize_config.json; the version's value is not
     // in the repository (any five-character version gives the pointer's byte count).
     metadata: {
@@ -52,7 +52,7 @@ export const LFS_LAYOUTS = [
     repo: 'ibrahimm7004/falcon-7b-finetuned-twitter-sentiment',
     path: 'adapter_model.safetensors',
     commit: 'edd79b5667726819ec8f19a85a4e01d4237ce9c6',
-    lfsBytes: 130583912,
+    fileBytes: 130583912,
     metadata: PT,
     tensors: () =>
       peft(
@@ -76,7 +76,7 @@ export const LFS_LAYOUTS = [
     repo: 'melonwine/internlm-chat-7b-ft-adapter',
     path: 'adapter_model.safetensors',
     commit: 'e21ba911ce40429615f6bf978889450927467c0f',
-    lfsBytes: 319876032,
+    fileBytes: 319876032,
     metadata: PT,
     tensors: () =>
       peft(
@@ -105,7 +105,7 @@ export const LFS_LAYOUTS = [
     repo: 'CogniX-LTD/Cogni-OpenModel',
     path: 'adapter_model.safetensors',
     commit: 'd0d6ce3f9f6fdbd822fe6ded0008fd900d66bcac',
-    lfsBytes: 167832240,
+    fileBytes: 167832240,
     metadata: PT,
     tensors: () =>
       peft(
@@ -132,7 +132,7 @@ export const LFS_LAYOUTS = [
     repo: 'meankitdas/stable_diffusion_xl',
     path: 'pytorch_lora_weights.safetensors',
     commit: '8990c8b21dcd4971aa053b35b858ee2f3e5343ed',
-    lfsBytes: 23390424,
+    fileBytes: 23390424,
     metadata: PT,
     tensors: sdxlUnetLora,
     facts:
@@ -145,7 +145,7 @@ export const LFS_LAYOUTS = [
     repo: SD14,
     path: 'unet/diffusion_pytorch_model.safetensors',
     commit: SD14_COMMIT,
-    lfsBytes: 3438167534,
+    fileBytes: 3438167534,
     metadata: PT,
     tensors: () => byName(sd1Unet()),
     facts: 'kind `model`; family `sd1`; adapter_type `-`',
@@ -157,7 +157,7 @@ export const LFS_LAYOUTS = [
     repo: SD14,
     path: 'text_encoder/model.safetensors',
     commit: SD14_COMMIT,
-    lfsBytes: 492265879,
+    fileBytes: 492265879,
     metadata: PT,
     tensors: () => byName(clipTextEncoder({ width: 768, inner: 3072, layers: 12, positionIds: true })),
     facts: 'kind `model`; family `clip`; variant `vit-l`; adapter_type `-`',
@@ -169,7 +169,7 @@ export const LFS_LAYOUTS = [
     repo: 'jack-op11/stable-diffusion-2-1',
     path: 'text_encoder/model.safetensors',
     commit: 'e03f2e1bfb01fd2b61759920b353fb1bbdcbf767',
-    lfsBytes: 1361597018,
+    fileBytes: 1361597018,
     metadata: PT,
     tensors: () => byName(clipTextEncoder({ width: 1024, inner: 4096, layers: 23, positionIds: true })),
     facts: 'kind `model`; family `clip`; variant `vit-h|-`; adapter_type `-`',
@@ -181,7 +181,7 @@ export const LFS_LAYOUTS = [
     repo: SDXL,
     path: 'text_encoder/model.safetensors',
     commit: SDXL_COMMIT,
-    lfsBytes: 492265168,
+    fileBytes: 492265168,
     metadata: PT,
     tensors: () => writerOrder(clipTextEncoder({ width: 768, inner: 3072, layers: 12 })),
     facts: 'kind `model`; family `clip`; variant `vit-l`; adapter_type `-`',
@@ -192,7 +192,7 @@ export const LFS_LAYOUTS = [
     repo: SDXL,
     path: 'text_encoder_2/model.safetensors',
     commit: SDXL_COMMIT,
-    lfsBytes: 2778702264,
+    fileBytes: 2778702264,
     metadata: PT,
     tensors: () => writerOrder(clipTextEncoder({ width: 1280, inner: 5120, layers: 32, projection: 1280 })),
     facts: 'kind `model`; family `clip`; variant `vit-bigg`; adapter_type `-`',
