@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { initSafetensors, openSafetensorsIndex } from '../../web/index.js';
 import { kvCacheEstimate, mainFloatDtype } from '../../web/card/kv_cache.js';
 import { kvCacheText } from '../../web/card/card_text.js';
+import { configOnce } from '../../web/sharded/model_config.js';
 import { writeSafetensors } from '../../tools/write_safetensors.js';
 import { startServer } from './http_server.js';
 import { run } from './cli_run.js';
@@ -129,6 +130,41 @@ describe('the KV cache of a decoder language model from its config.json', () => 
     expect(kvCacheEstimate({ ...LLAMA31_8B, torch_dtype: 'int8' }, null, bits)).toBeNull();
     for (const notConfig of [null, 3, 'x', [LLAMA31_8B]]) expect(kvCacheEstimate(notConfig, 'F16', bits)).toBeNull();
   });
+});
+
+test('config.json is read once; a read that was aborted is tried again; a problem is told once', async () => {
+  const controller = new AbortController();
+  controller.abort(new Error('stopped'));
+  let reads = 0;
+  const read = async () => {
+    reads++;
+    if (reads === 1) throw new Error('the connection closed');
+    return new TextEncoder().encode('{"num_hidden_layers": 2}');
+  };
+  /** @type {string[]} */
+  const problems = [];
+  const config = configOnce(read, (p) => problems.push(p));
+  await expect(config(controller.signal)).rejects.toThrow('stopped');
+  expect(await config()).toEqual({ num_hidden_layers: 2 });
+  expect(await config()).toEqual({ num_hidden_layers: 2 });
+  expect(reads).toBe(2);
+  const broken = configOnce(
+    async () => new TextEncoder().encode('{'),
+    (p) => problems.push(p),
+  );
+  expect(await broken()).toBeNull();
+  expect(await broken()).toBeNull();
+  const failing = configOnce(
+    async () => {
+      throw new Error('permission denied');
+    },
+    (p) => problems.push(p),
+  );
+  expect(await failing()).toBeNull();
+  expect(problems).toEqual([
+    expect.stringMatching(/not valid JSON/),
+    'the config.json beside the weights cannot be read (permission denied)',
+  ]);
 });
 
 describe('a sharded model with its config.json', () => {

@@ -51,3 +51,26 @@ export async function readModelConfig(read, signal) {
     };
   }
 }
+
+/**
+ * readModelConfig() once: the first call reads, later ones get its answer; `onProblem` hears of
+ * a problem once. An aborted read is tried again by the next call.
+ * @param {(() => Promise<Uint8Array | null>) | undefined} read
+ * @param {(problem: string) => void} onProblem
+ * @returns {(signal?: AbortSignal) => Promise<unknown>}
+ */
+export function configOnce(read, onProblem) {
+  /** @type {Promise<unknown> | null} */
+  let config = null;
+  return (signal) =>
+    (config ??= readModelConfig(read, signal).then(
+      ({ config: parsed, problem }) => {
+        if (problem) onProblem(problem);
+        return parsed;
+      },
+      (/** @type {unknown} */ aborted) => {
+        config = null;
+        throw aborted;
+      },
+    ));
+}

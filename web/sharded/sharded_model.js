@@ -7,7 +7,7 @@ import { writeHeaderTable } from '../header/header_table_writer.js';
 import { cardOnce } from '../card/model_card.js';
 import { cardObject } from '../card/card_table.js';
 import { kvCacheEstimate, mainFloatDtype } from '../card/kv_cache.js';
-import { readModelConfig } from './model_config.js';
+import { configOnce } from './model_config.js';
 import { locateModel } from './shard_sources.js';
 import { unsafeShardReason } from './shard_index.js';
 import { checkShards } from './shard_checks.js';
@@ -162,14 +162,9 @@ export async function openShardedModel(source, options, openSafetensors) {
     checked.tensors.length,
   );
   // config.json, read on the first describe(): a problem with it becomes a finding of the model.
-  /** @type {Promise<unknown> | null} */
-  let config = null;
-  const readConfig = (/** @type {AbortSignal | undefined} */ signal) =>
-    (config ??= readModelConfig(files.config, signal).then(({ config: parsed, problem }) => {
-      if (problem)
-        findings.push({ code: 'ConfigUnreadable', severity: severity('ConfigUnreadable'), message: problem });
-      return parsed;
-    }));
+  const readConfig = configOnce(files.config, (problem) =>
+    findings.push({ code: 'ConfigUnreadable', severity: severity('ConfigUnreadable'), message: problem }),
+  );
   const dtypeBits = (/** @type {string} */ name) => core.tables.dtypes.find((d) => d.name === name)?.bits ?? null;
   const notFound = (/** @type {string} */ name) => {
     if (files.index) {
