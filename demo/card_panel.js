@@ -2,7 +2,14 @@
 // Everything shown comes from the file, written by strangers: text goes in through
 // textContent (bidi controls shown, text.js), links only for http(s) URLs, images only the
 // card's checked data: URLs.
-import { adapterText, familyText, parametersText, trainingSummary } from '../web/card/card_text.js';
+import {
+  adapterText,
+  familyText,
+  kvCacheText,
+  memoryText,
+  parametersText,
+  trainingSummary,
+} from '../web/card/card_text.js';
 import { $, el, shown } from './text.js';
 
 const MAX_TRIGGERS = 12;
@@ -87,6 +94,16 @@ export function showCard(card, size, rejected = false) {
   parameters.dataset.testid = 'card-parameters';
   row(list, 'Parameters', parameters);
   row(list, 'Size', size);
+  const memory = el('span', { textContent: memoryText(card) });
+  memory.dataset.testid = 'card-memory';
+  memory.title = 'The weights alone: no quantization scales, activations or runtime';
+  row(list, 'Memory', memory);
+  const kvCache = kvCacheText(card);
+  if (kvCache !== null) {
+    const line = el('span', { textContent: kvCache });
+    line.dataset.testid = 'card-kv-cache';
+    row(list, 'KV cache', line);
+  }
   const arch = Object.entries(card.architecture)
     .map(([k, v]) => `${k} ${v}`)
     .join(', ');

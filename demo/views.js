@@ -97,6 +97,7 @@ export async function showModel(source, name, signal) {
   showFindings(model.findings);
   state.current = { file: null, st: null, scan: null, findings: model.findings, shards: null };
   await showModelView(model, (shard) => locate(shard), signal);
+  showFindings(model.findings); // describe() reads config.json, which may add a ConfigUnreadable finding
 }
 
 /**

@@ -15,6 +15,7 @@
 #include "card/metadata_view.h"
 #include "card/name_compare.h"
 #include "card/parameters.h"
+#include "card/quantized_weights.h"
 
 namespace safetensors {
 namespace {
@@ -88,11 +89,14 @@ ModelCard build_card(std::span<const TensorView> tensors, const Metadata& metada
     from_keys = scan.embedding_family;
   } else {
     // Names as written first (cheap); by pattern when that finds nothing and the file is
-    // small enough for the rewrite of every name not to matter.
+    // small enough for the rewrite of every name not to matter. A GPTQ/AWQ file's packed
+    // weights are also read as the weights they stand for.
+    const std::vector<TensorEntry> unpacked = unpacked_weights(tensors);
     for (const bool exact : {true, false}) {
       if (!exact && tensors.size() > kPatternScanLimit) break;
-      KeyIndex keys = exact ? KeyIndex(exact_rule_keys(), tensors.size()) : KeyIndex();
+      KeyIndex keys = exact ? KeyIndex(exact_rule_keys(), tensors.size() + unpacked.size()) : KeyIndex();
       for (const TensorView& t : tensors) keys.add(t.name, t.shape);
+      for (const TensorEntry& w : unpacked) keys.add(w.name, w.shape);
       // Diffusion rules first: a checkpoint's text encoder must not make it a language model.
       from_keys = match_family(keys, Domain::Diffusion);
       if (!from_keys) {

@@ -63,9 +63,14 @@ constexpr FamilyRule kRules[] = {
     {"deepseek", "", D::Text, {{{"layers.0.mlp.shared_experts.gate_proj.weight"}}}},
     {"qwen3", "moe", D::Text, {{{"layers.0.self_attn.q_norm.weight"}, {"layers.0.mlp.experts.0.gate_proj.weight"}}}},
     {"qwen3", "", D::Text, {{{"layers.0.self_attn.q_norm.weight"}, {"layers.0.mlp.gate_proj.weight"}}}},
-    {"qwen2", "", D::Text, {{{"layers.0.self_attn.q_proj.bias"}, {"layers.0.mlp.gate_proj.weight"}}}},
+    // Qwen2 has biases on q, k and v only; a file with an o_proj bias too is another layout
+    // (InternLM, or AutoGPTQ's 2023 packs, which keep a bias for every linear layer).
+    {"qwen2", "", D::Text, {{{"layers.0.self_attn.q_proj.bias"}, {"layers.0.mlp.gate_proj.weight"}, {.key = "layers.0.self_attn.o_proj.bias", .absent = true}}}},
     {"phi3", "", D::Text, {{{"layers.0.self_attn.qkv_proj.weight"}, {"layers.0.mlp.gate_up_proj.weight"}}}},
     {"llama", "", D::Text, {{{"layers.0.self_attn.q_proj.weight"}, {"layers.0.mlp.gate_proj.weight"}}}},
+    // GPTBigCode (StarCoder) names its blocks as GPT-2 does, but with nn.Linear weights
+    // ([out, in]: c_fc is [4 x hidden, hidden]) where GPT-2 has Conv1D ([in, out]).
+    {"gpt-bigcode", "", D::Text, {{{.key = "h.0.mlp.c_fc.weight", .ratio = 4}, {"wpe.weight"}}}},
     // Rules with adapter_clues also name an adapter's base: the keys it adapts are enough.
     {"gpt2", "", D::Text, {{{"h.0.attn.c_attn.weight"}, {"wte.weight"}}}, 1},
     {"gpt-neo", "", D::Text, {{{"h.0.attn.attention.q_proj.weight"}, {"wte.weight"}}}, 1},
@@ -84,6 +89,11 @@ constexpr FamilyRule kRules[] = {
     {"whisper", "", D::Text, {{{"encoder.conv1.weight"}, {"decoder.layers.0.encoder_attn.q_proj.weight"}}}},
     {"opt", "", D::Text, {{{"decoder.layers.0.self_attn.q_proj.weight"}, {.key = "encoder.layers.0.self_attn.q_proj.weight", .absent = true}, {"decoder.embed_tokens.weight"}}}, 2},
     {"mamba", "", D::Text, {{{"backbone.layers.0.mixer.in_proj.weight"}}}},
+    // transformers' CLIP text encoders (Stable Diffusion's text_encoder folders): OpenAI ViT-L/14
+    // is 768 wide, OpenCLIP ViT-bigG/14 1280 (ViT-H/14 and ViT-g/14 are both 1024: no variant).
+    {"clip", "vit-l", D::Text, {{{"text_model.encoder.layers.0.self_attn.q_proj.weight"}, {"text_model.embeddings.token_embedding.weight", 1, 768}}}},
+    {"clip", "vit-bigg", D::Text, {{{"text_model.encoder.layers.0.self_attn.q_proj.weight"}, {"text_model.embeddings.token_embedding.weight", 1, 1280}}}},
+    {"clip", "", D::Text, {{{"text_model.encoder.layers.0.self_attn.q_proj.weight"}}}},
 
     // kohya adapters name modules with '_' for '.'; shapes are those of the adapted weight
     // ([out, in]). SDXL and SD3 train two or three text encoders (lora_te1_, lora_te2_, ...).

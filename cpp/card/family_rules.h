@@ -41,6 +41,7 @@ inline constexpr FamilyName kFamilies[] = {
     {"segmind-vega", "Segmind Vega"},         {"distilbert", "DistilBERT"},
     {"vit", "ViT"},                           {"whisper", "Whisper"},
     {"opt", "OPT"},                           {"gpt-neo", "GPT-Neo"},
+    {"gpt-bigcode", "GPTBigCode (StarCoder)"}, {"clip", "CLIP text encoder"},
 };
 // clang-format on
 

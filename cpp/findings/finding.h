@@ -62,6 +62,8 @@ enum class FindingCode : std::uint8_t {
   ComponentMissing,        ///< a diffusers pipeline component that has no safetensors weights
   // Found in JS (web/file/validate.js):
   HttpError,  ///< an http(s) source answered an error status: nothing was read
+  // Found in JS (web/sharded/model_config.js):
+  ConfigUnreadable,  ///< the config.json beside a model's weights cannot be read or parsed
 };
 
 /// @brief A code's stable name and its severity.
@@ -71,7 +73,7 @@ struct FindingCodeInfo {
 };
 
 /// @brief Number of FindingCode values.
-inline constexpr int kFindingCodeCount = 30;
+inline constexpr int kFindingCodeCount = 31;
 
 /// @brief The table, indexed by FindingCode.
 inline constexpr std::array<FindingCodeInfo, kFindingCodeCount> kFindingCodes{{
@@ -105,6 +107,7 @@ inline constexpr std::array<FindingCodeInfo, kFindingCodeCount> kFindingCodes{{
     {"ShardNotReferenced", Severity::Info},
     {"ComponentMissing", Severity::Error},
     {"HttpError", Severity::Error},
+    {"ConfigUnreadable", Severity::Info},
 }};
 
 /// @brief The row of `code`.

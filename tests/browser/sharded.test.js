@@ -104,8 +104,11 @@ describe.skipIf(!HAVE_REAL)('sharded models in the demo (Chromium)', () => {
       expect(model.verdict).toBe('loadable');
       expect(model.count).toBe('36');
       expect(model.shards).toHaveLength(6);
-      // One request for the index, one per shard.
-      expect(server.log.filter((r) => r.headers.origin).length).toBe(7);
+      // One request for the index, one per shard, and the card's for a config.json beside the
+      // index (none here: 404).
+      const requests = server.log.filter((r) => r.headers.origin);
+      expect(requests.length).toBe(8);
+      expect(requests.filter((r) => r.path === '/m/config.json')).toHaveLength(1);
       const single = await openUrl(page, server.url('/m/model-00005-of-00006.safetensors'));
       expect(single.verdict).toBe('loadable');
       expect(single.count).toBe('7');

@@ -14,13 +14,17 @@ import { WILD_LAYOUTS } from './wild_layouts.js';
 const WILD_DIR = fileURLToPath(new URL('../../../shared/fixtures/wild/', import.meta.url));
 const HAVE_WILD = haveFixtures(WILD_DIR);
 
-const BYTES = { F32: 4, BF16: 2, F16: 2 };
+const BYTES = { F32: 4, BF16: 2, F16: 2, I32: 4, I64: 8 };
+
+// Layouts whose data would take more than this are written as their header alone: a file cut
+// short, whose card is that of its header (as a URL's).
+const MAX_DATA = 64 * 1024 * 1024;
 
 /**
- * A file with the layout's header (tensors packed in the order given) and zero data.
+ * The layout's header (tensors packed in the order given, no padding) and the size of its data.
  * @param {(typeof WILD_LAYOUTS)[number]} layout
  */
-function layoutBytes(layout) {
+function layoutHeader(layout) {
   let offset = 0;
   const entries = layout.metadata ? [`"__metadata__":${JSON.stringify(layout.metadata)}`] : [];
   for (const t of layout.tensors()) {
@@ -30,7 +34,16 @@ function layoutBytes(layout) {
     );
     offset += size;
   }
-  return rawFile(`{${entries.join(',')}}`, offset);
+  return { header: `{${entries.join(',')}}`, dataBytes: offset };
+}
+
+/**
+ * A file with the layout's header and zero data (the header alone when the data is large).
+ * @param {(typeof WILD_LAYOUTS)[number]} layout
+ */
+function layoutBytes(layout) {
+  const { header, dataBytes } = layoutHeader(layout);
+  return rawFile(header, dataBytes > MAX_DATA ? 0 : dataBytes);
 }
 
 /**
@@ -79,7 +92,22 @@ const KNOWN_GAPS = new Set(
 describe('the card on files from the wild', () => {
   test('the wild fixtures and the layouts are all there', () => {
     if (HAVE_WILD) expect(cases.length).toBe(18 + WILD_LAYOUTS.length);
-    expect(WILD_LAYOUTS.length).toBeGreaterThanOrEqual(21);
+    expect(WILD_LAYOUTS.length).toBeGreaterThanOrEqual(30);
+  });
+
+  test('each layout with a known file size comes to exactly that size (Git LFS pointers, committed files)', () => {
+    const checked = WILD_LAYOUTS.filter((l) => l.fileBytes !== undefined);
+    expect(checked.length).toBeGreaterThanOrEqual(13);
+    for (const layout of checked) {
+      const { header, dataBytes } = layoutHeader(layout);
+      const headerBytes = new TextEncoder().encode(header).byteLength;
+      // safetensors >= 0.3 pads the header with spaces to a multiple of 8; older files do not.
+      const sizes = [headerBytes, Math.ceil(headerBytes / 8) * 8].map((h) => 8 + h + dataBytes);
+      expect({ name: layout.name, size: sizes.includes(/** @type {number} */ (layout.fileBytes)) }).toEqual({
+        name: layout.name,
+        size: true,
+      });
+    }
   });
 
   test('a file cut short whose header is whole gets the card of its header; a broken header none', async () => {

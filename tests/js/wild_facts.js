@@ -18,6 +18,7 @@ export const FIELDS = [
   'trigger',
   'title',
   'format',
+  'quantized',
 ];
 
 /**
@@ -84,6 +85,7 @@ export function cardValues(card, report) {
     trigger: card?.triggerWords.length ? card.triggerWords.map((w) => w.text) : null,
     title: card?.title ?? null,
     format,
+    quantized: card?.parameters.quantized?.scheme ?? null,
   };
 }
 

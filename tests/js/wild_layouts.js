@@ -5,14 +5,18 @@
 // notation of tests/js/wild_facts.js. `tensors()` lists them in the file's data order.
 // Language-model adapters are in wild_layouts_text.js; the schemes in wild_layout_builders.js.
 import { PT, newDiffusers, oldDiffusers, range, unetAttentionLora, unetLoraFacts } from './wild_layout_builders.js';
+import { LFS_LAYOUTS } from './wild_layouts_lfs.js';
 import { TEXT_LAYOUTS } from './wild_layouts_text.js';
 
 /**
+ * `fileBytes`: the real file's byte count (its Git LFS pointer's size, or the committed file's):
+ * the header rewritten here, with its data, comes to exactly that many bytes.
  * @type {{ name: string, repo: string, path: string, commit: string, metadata: Record<string, string> | null,
- *   tensors: () => HeaderTensor[], facts: string, basis: string }[]}
+ *   tensors: () => HeaderTensor[], facts: string, basis: string, fileBytes?: number }[]}
  */
 export const WILD_LAYOUTS = [
   ...TEXT_LAYOUTS,
+  ...LFS_LAYOUTS,
   {
     name: 'diffusers_unet_sd21',
     repo: 'JustinJiangNext/lora-2.0',
@@ -63,6 +67,30 @@ export const WILD_LAYOUTS = [
     tensors: () => unetAttentionLora(newDiffusers, 768),
     facts: unetLoraFacts('sd1'),
     basis: 'DiffusionModel.ipynb: train_text_to_image_lora.py on stable-diffusion-v1-5',
+  },
+  {
+    name: 'diffusers_unet_instruct_pix2pix',
+    repo: 'jp4589-lang/Gen-AI-Group-Project',
+    path: 'pytorch_lora_weights.safetensors',
+    commit: 'bd88fe98f60cfb51cc685e2fe9c7678ca7a4c624',
+    fileBytes: 3226184,
+    metadata: PT,
+    tensors: () => unetAttentionLora(newDiffusers, 768),
+    facts: unetLoraFacts('sd1'),
+    basis:
+      'README: LoRA on timbrooks/instruct-pix2pix ("Stable Diffusion 1.5 based"); rank 4 by the shapes ([4, 320] down projections)',
+  },
+  {
+    name: 'diffusers_unet_sd15_inpainting',
+    repo: 'Krishna4311/Cloud-LoRA-Object-Removal',
+    path: 'pytorch_lora_weights.safetensors',
+    commit: 'b14641e8121390a2b4ae44eb6c7379e0a9fafaf5',
+    fileBytes: 3226184,
+    metadata: PT,
+    tensors: () => unetAttentionLora(newDiffusers, 768),
+    facts: unetLoraFacts('sd1'),
+    basis:
+      'README: LoRA trained on runwayml/stable-diffusion-inpainting (SD 1.5, 9-channel UNet); rank 4 by the shapes',
   },
   {
     name: 'diffusers_old_processor_sd14',

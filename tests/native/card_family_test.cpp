@@ -44,6 +44,13 @@ std::vector<T> distilled_sdxl(std::size_t depth) {
   return t;
 }
 
+// transformers' CLIPTextModel of the given width.
+std::vector<T> clip_text(std::uint64_t width) {
+  return {{"text_model.embeddings.token_embedding.weight", {49408, width}},
+          {"text_model.encoder.layers.0.self_attn.q_proj.weight", {width, width}},
+          {"text_model.final_layer_norm.weight", {width}}};
+}
+
 std::vector<Case> cases() {
   const std::string L0 = "model.layers.0.";
   return {
@@ -136,6 +143,16 @@ std::vector<Case> cases() {
       {"gpt-neo",
        "",
        {{"transformer.wte.weight", {50257, 768}}, {"transformer.h.0.attn.attention.q_proj.weight", {768, 768}}}},
+      // bigcode/starcoder's config.json: n_embd 6144, n_inner 24576, multi_query.
+      {"gpt-bigcode",
+       "",
+       {{"transformer.wpe.weight", {8192, 6144}},
+        {"transformer.wte.weight", {49152, 6144}},
+        {"transformer.h.0.attn.c_attn.weight", {6400, 6144}},
+        {"transformer.h.0.mlp.c_fc.weight", {24576, 6144}}}},
+      {"clip", "vit-l", clip_text(768)},
+      {"clip", "vit-bigg", clip_text(1280)},
+      {"clip", "", clip_text(1024)},
   };
 }
 

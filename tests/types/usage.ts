@@ -115,11 +115,15 @@ export async function card(st: SafetensorsFile): Promise<string> {
   const rank: number | null = c.adapter?.rank ?? null;
   const tree: ModuleNode = c.modules;
   const words: string[] = c.triggerWords.map((w) => w.text);
+  const kv: number | undefined = c.memory.kvCache?.bytesPer1000Tokens;
+  const dtypeFrom: 'config' | 'weights' | undefined = c.memory.kvCache?.dtypeFrom;
+  // @ts-expect-error kvCache may be absent
+  const always: number = c.memory.kvCache.bytesPerToken;
   // @ts-expect-error kind is a closed set
   const wrong: ModelCard['kind'] = 'lora';
   // @ts-expect-error readAlpha is a boolean
   await st.describe({ readAlpha: 1 });
-  return `${kind} ${rank} ${tree.children.length} ${words.join()} ${c.family?.id} ${wrong}`;
+  return `${kind} ${rank} ${tree.children.length} ${words.join()} ${c.family?.id} ${wrong} ${kv} ${dtypeFrom} ${always}`;
 }
 
 export async function hashes(st: SafetensorsFile, file: Blob): Promise<string> {

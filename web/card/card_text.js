@@ -122,6 +122,18 @@ export function memoryText(card) {
 }
 
 /**
+ * "125.0 MiB per 1,000 tokens (32 layers × 8 KV heads × 128 × BF16, config.json)", or null
+ * when the card has no KV cache estimate.
+ * @param {import('../index.js').ModelCard} card
+ */
+export function kvCacheText(card) {
+  const kv = card.memory.kvCache;
+  if (!kv) return null;
+  const heads = `${kv.kvHeads} KV head${kv.kvHeads === 1 ? '' : 's'}`;
+  return `${shortBytes(kv.bytesPer1000Tokens)} per 1,000 tokens (${kv.layers} layers × ${heads} × ${kv.headDim} × ${kv.dtype}, ${kv.source})`;
+}
+
+/**
  * The training values worth a glance, as [label, value] pairs (empty when not trained by kohya).
  * @param {import('../index.js').ModelCard} card
  * @returns {[string, string][]}

@@ -6,12 +6,32 @@ export interface ModelFamily {
   /** sd1, sd2, sdxl, sdxl-refiner, ssd-1b, segmind-vega, sd3, flux1, flux2, chroma, auraflow,
    * pixart, stable-cascade, hunyuan-video, ltxv, wan, lumina2, qwen-image, hidream, llama, qwen2,
    * qwen3, gemma, mixtral, qwen2-moe, deepseek, phi3, gpt2, gpt-neo, gpt-neox, gpt-j, falcon,
-   * bloom, bert, distilbert, t5, vit, whisper, opt, mamba */
+   * gpt-bigcode, bloom, bert, distilbert, t5, vit, whisper, opt, mamba, clip (a CLIP text encoder;
+   * variant vit-l or vit-bigg where its width tells) */
   id: string;
   name: string;
   /** e.g. "dev"/"schnell" for flux1, "i2v" for wan, "moe" for qwen3 (models only, not adapters). */
   variant?: string;
   evidence: string[];
+}
+
+/** The KV cache of a decoder language model: 2 (keys and values) x layers x kvHeads x headDim x
+ * the bytes of `dtype`, per token and per 1,000 tokens of context (full attention; no
+ * quantized cache). */
+export interface KvCacheEstimate {
+  bytesPer1000Tokens: number;
+  bytesPerToken: number;
+  /** num_hidden_layers (n_layer) */
+  layers: number;
+  /** num_key_value_heads (num_kv_heads; 1 with multi_query), else num_attention_heads */
+  kvHeads: number;
+  /** head_dim, else hidden_size / num_attention_heads */
+  headDim: number;
+  dtype: string;
+  /** 'config': torch_dtype (or dtype) of config.json; 'weights': the dtype most weight bytes are in */
+  dtypeFrom: 'config' | 'weights';
+  /** 'config.json', or 'config.json text_config' (a multimodal model's language model) */
+  source: string;
 }
 
 export type AdapterType = 'lora' | 'locon' | 'loha' | 'lokr' | 'dora' | 'glora' | 'oft' | 'diff' | 'unknown';
@@ -70,6 +90,10 @@ export interface ModelCard {
     at16Bit: number | null;
     at8Bit: number | null;
     at4Bit: number | null;
+    /** Models opened with openSafetensorsIndex (a folder, an index, picked files): the KV cache
+     * of a decoder language model, from the config.json beside the weights; absent when there is
+     * none, when it is not a decoder's, or when it lacks a size. */
+    kvCache?: KvCacheEstimate;
   };
   /** Language models: sizes from the shapes. */
   architecture: { layers?: number; hiddenSize?: number; vocabSize?: number; experts?: number };

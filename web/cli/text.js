@@ -5,6 +5,7 @@ import {
   adapterText,
   familyText,
   memoryText,
+  kvCacheText,
   parametersText,
   trainingSummary,
 } from '../card/card_text.js';
@@ -58,6 +59,7 @@ export function cardLines(card) {
   add('family', family ? `${family}; from ${card.family?.evidence.slice(0, 2).join('; ')}` : 'not recognised');
   add('parameters', parametersText(card));
   add('memory', memoryText(card));
+  add('KV cache', kvCacheText(card));
   const arch = Object.entries(card.architecture)
     .map(([k, v]) => `${k} ${v}`)
     .join(', ');

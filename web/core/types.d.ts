@@ -71,7 +71,8 @@ export type FindingCode =
   | 'IndexTotalSizeMismatch'
   | 'ShardNotReferenced'
   | 'ComponentMissing'
-  | 'HttpError';
+  | 'HttpError'
+  | 'ConfigUnreadable';
 
 /** What a NotSafetensors finding says the file is instead (cpp/analysis/foreign_format.h). Checked against the core's table by tests/js/documented_codes.test.js. */
 export type ForeignFormat =

@@ -6,6 +6,7 @@ import { isNode } from '../core/platform.js';
 import { fetchWhole, isHttpUrl } from '../source/http_source.js';
 import { INDEX_LIMIT_BYTES, indexTooLarge, invalidIndex, parseIndex, shardUrl } from './shard_index.js';
 import { PIPELINE_INDEX, holdsPipeline } from './pipeline_files.js';
+import { CONFIG_LIMIT_BYTES, blobBytes, configTooLarge, readConfigFile } from './model_config.js';
 
 const isPipeline = (/** @type {string} */ where) =>
   invalidIndex(
@@ -13,6 +14,8 @@ const isPipeline = (/** @type {string} */ where) =>
   );
 
 const INDEX_SUFFIX = '.safetensors.index.json';
+/** transformers' config file, beside the weights (CONFIG_NAME in its utils/constants). */
+const CONFIG = 'config.json';
 const SHARD_SUFFIX = '.safetensors';
 
 /** @typedef {import('../index.js').SafetensorsSource} SafetensorsSource */
@@ -26,6 +29,7 @@ const SHARD_SUFFIX = '.safetensors';
  * @property {string[]} shards the shards to open: the index's, or every .safetensors file
  * @property {Resolve} resolve a shard's source (throws when it cannot be had)
  * @property {string[]} unreferenced picked or listed .safetensors files no index entry names
+ * @property {() => Promise<Uint8Array | null>} [config] the config.json beside the weights (null: none)
  */
 
 /**
@@ -80,7 +84,12 @@ async function fromUrl(url, options) {
   const href = String(url);
   const bytes = await fetchWhole(href, options, INDEX_LIMIT_BYTES, indexTooLarge);
   const index = parseIndex(bytes, href);
-  return withIndex(href, index, (/** @type {string} */ name) => shardUrl(name, href), []);
+  const config = () =>
+    fetchWhole(shardUrl(CONFIG, href), options, CONFIG_LIMIT_BYTES, configTooLarge).catch((error) => {
+      if (error?.code === 'HttpError') return null; // none beside the index
+      throw error;
+    });
+  return { ...withIndex(href, index, (/** @type {string} */ name) => shardUrl(name, href), []), config };
 }
 
 /**
@@ -99,14 +108,21 @@ async function fromFiles(files) {
   }
   const paths = [...byPath.keys()];
   const indexPath = pickIndex(paths, 'the picked files');
-  if (indexPath === null)
-    return withoutIndex('the picked files', paths, (name) => /** @type {File} */ (byPath.get(name)));
+  const configIn = (/** @type {string} */ folder) => {
+    const file = byPath.get(folder + CONFIG);
+    return async () => (file ? blobBytes(file) : null);
+  };
+  if (indexPath === null) {
+    const found = withoutIndex('the picked files', paths, (name) => /** @type {File} */ (byPath.get(name)));
+    const first = found.shards[0];
+    return { ...found, config: configIn(first.slice(0, first.lastIndexOf('/') + 1)) };
+  }
   const indexFile = /** @type {File} */ (byPath.get(indexPath));
   if (indexFile.size > INDEX_LIMIT_BYTES) throw indexTooLarge(indexFile.size);
   const index = parseIndex(new Uint8Array(await indexFile.arrayBuffer()), indexPath);
   const folder = indexPath.slice(0, indexPath.lastIndexOf('/') + 1);
   const inFolder = paths.filter((p) => p.startsWith(folder)).map((p) => p.slice(folder.length));
-  return withIndex(
+  const found = withIndex(
     indexPath,
     index,
     (name) => {
@@ -119,6 +135,7 @@ async function fromFiles(files) {
     },
     inFolder,
   );
+  return { ...found, config: configIn(folder) };
 }
 
 /**
@@ -138,17 +155,21 @@ async function fromPath(path) {
   }
   const inFolder = (/** @type {string} */ folder) => (/** @type {string} */ name) =>
     node.pathSource(node.join(folder, name));
+  const configIn = (/** @type {string} */ folder, /** @type {string[]} */ files) => async () =>
+    files.includes(CONFIG) ? readConfigFile(node, node.join(folder, CONFIG)) : null;
   if (what.folder) {
     if (what.files.includes(PIPELINE_INDEX)) throw isPipeline(path);
     const indexName = pickIndex(what.files, path);
-    if (indexName === null) return withoutIndex(path, what.files, inFolder(path));
+    if (indexName === null)
+      return { ...withoutIndex(path, what.files, inFolder(path)), config: configIn(path, what.files) };
     return fromPath(node.join(path, indexName));
   }
   if (what.size > INDEX_LIMIT_BYTES) throw indexTooLarge(what.size);
   const index = parseIndex(await node.readWhole(path), path);
   const folder = node.join(path, '..');
   const listing = await node.describePath(folder);
-  return withIndex(path, index, inFolder(folder), listing.folder ? listing.files : []);
+  const files = listing.folder ? listing.files : [];
+  return { ...withIndex(path, index, inFolder(folder), files), config: configIn(folder, files) };
 }
 
 /**

@@ -1,0 +1,289 @@
+// The KV cache on the card of a model opened with its config.json (issue 29, item 6): the
+// config.json sizes of real models (each cites the repository, path and commit it copies; the
+// expected bytes are worked out here from the formula, 2 x layers x kv heads x head size x
+// bytes), then a folder, picked files and a URL with a config.json beside the weights, a bad one
+// and none.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { initSafetensors, openSafetensorsIndex } from '../../web/index.js';
+import { kvCacheEstimate, mainFloatDtype } from '../../web/card/kv_cache.js';
+import { kvCacheText } from '../../web/card/card_text.js';
+import { configOnce } from '../../web/sharded/model_config.js';
+import { writeSafetensors } from '../../tools/write_safetensors.js';
+import { startServer } from './http_server.js';
+import { run } from './cli_run.js';
+
+const { tables } = await initSafetensors();
+const bits = (/** @type {string} */ name) => tables.dtypes.find((d) => d.name === name)?.bits ?? null;
+
+// jeevanchaps/Meta-Llama3.1-8B-Instruct-assessment, config.json @ 3c36ac64c04b (Llama-3.1-8B-Instruct,
+// the Llama 3 8B sizes: 32 layers, 32 heads, 8 key/value heads of 128; saved as float16).
+const LLAMA31_8B = {
+  architectures: ['LlamaForCausalLM'],
+  head_dim: 128,
+  hidden_size: 4096,
+  model_type: 'llama',
+  num_attention_heads: 32,
+  num_hidden_layers: 32,
+  num_key_value_heads: 8,
+  torch_dtype: 'float16',
+  vocab_size: 128256,
+};
+// CesarChaMal/Wizard-Vicuna-30B-Uncensored-GPTQ, config.json @ 3af62c796031 (LLaMA 30B: no
+// num_key_value_heads, so one per head; no head_dim, so 6656 / 52 = 128).
+const WIZARD_VICUNA_30B = {
+  architectures: ['LlamaForCausalLM'],
+  hidden_size: 6656,
+  model_type: 'llama',
+  num_attention_heads: 52,
+  num_hidden_layers: 60,
+  torch_dtype: 'float16',
+  quantization_config: { bits: 4, group_size: -1, quant_method: 'gptq' },
+};
+// Decentralised-AI/WizardCoder-15B-1.0-GPTQ, config.json @ 9bbbdc1afc23 (GPTBigCode: GPT-2 names,
+// multi_query: one key/value head; 6144 / 48 = 128).
+const WIZARDCODER_15B = {
+  architectures: ['GPTBigCodeForCausalLM'],
+  model_type: 'gpt_bigcode',
+  multi_query: true,
+  n_embd: 6144,
+  n_head: 48,
+  n_layer: 40,
+  torch_dtype: 'float16',
+};
+// Ibtasam-98/medgemma-27b-it, config.json @ 248890241658 (Gemma 3: the language model's sizes in
+// text_config; head_dim 128 where 5376 / 32 would be 168).
+const MEDGEMMA_27B = {
+  architectures: ['Gemma3ForConditionalGeneration'],
+  model_type: 'gemma3',
+  text_config: {
+    head_dim: 128,
+    hidden_size: 5376,
+    model_type: 'gemma3_text',
+    num_attention_heads: 32,
+    num_hidden_layers: 62,
+    num_key_value_heads: 16,
+    sliding_window: 1024,
+    torch_dtype: 'bfloat16',
+  },
+  torch_dtype: 'bfloat16',
+  vision_config: { hidden_size: 1152, num_attention_heads: 16, num_hidden_layers: 27 },
+};
+// wswplay/stable-diffusion-v1-4, text_encoder/config.json @ d43bc75b1173: a CLIP text encoder, no decoder.
+const SD14_TEXT_ENCODER = {
+  architectures: ['CLIPTextModel'],
+  hidden_size: 768,
+  model_type: 'clip_text_model',
+  num_attention_heads: 12,
+  num_hidden_layers: 12,
+  torch_dtype: 'float32',
+};
+
+describe('the KV cache of a decoder language model from its config.json', () => {
+  test('real configs: Llama 3 8B, LLaMA 30B, StarCoder (multi-query), MedGemma (text_config)', () => {
+    expect(kvCacheEstimate(LLAMA31_8B, null, bits)).toEqual({
+      bytesPer1000Tokens: 131_072_000,
+      bytesPerToken: 131_072, // 2 x 32 x 8 x 128 x 2
+      layers: 32,
+      kvHeads: 8,
+      headDim: 128,
+      dtype: 'F16',
+      dtypeFrom: 'config',
+      source: 'config.json',
+    });
+    expect(kvCacheEstimate(WIZARD_VICUNA_30B, null, bits)?.bytesPerToken).toBe(1_597_440); // 2 x 60 x 52 x 128 x 2
+    expect(kvCacheEstimate(WIZARDCODER_15B, null, bits)).toMatchObject({ bytesPerToken: 20_480, kvHeads: 1 }); // 2 x 40 x 1 x 128 x 2
+    expect(kvCacheEstimate(MEDGEMMA_27B, null, bits)).toMatchObject({
+      bytesPerToken: 507_904, // 2 x 62 x 16 x 128 x 2
+      headDim: 128,
+      dtype: 'BF16',
+      source: 'config.json text_config',
+    });
+  });
+
+  test('Llama 3 8B in bfloat16: 131,072 bytes a token; the weights dtype when the config names none', () => {
+    const bf16 = { ...LLAMA31_8B, torch_dtype: 'bfloat16' };
+    expect(kvCacheEstimate(bf16, null, bits)?.bytesPerToken).toBe(131_072);
+    const unnamed = { ...LLAMA31_8B, torch_dtype: undefined };
+    expect(kvCacheEstimate(unnamed, 'F32', bits)).toMatchObject({ bytesPerToken: 262_144, dtypeFrom: 'weights' });
+    expect(kvCacheEstimate(unnamed, null, bits)).toBeNull();
+    expect(kvCacheEstimate({ ...unnamed, dtype: 'bfloat16' }, 'F32', bits)?.dtype).toBe('BF16');
+    expect(mainFloatDtype({ I32: 900, F16: 100, BF16: 50 })).toBe('F16'); // a GPTQ file's packs are not floats
+    expect(mainFloatDtype({ U8: 10 })).toBeNull();
+  });
+
+  test('no estimate where the config cannot give one: never a guess', () => {
+    expect(kvCacheEstimate(SD14_TEXT_ENCODER, 'F32', bits)).toBeNull(); // not a decoder
+    expect(kvCacheEstimate({ ...LLAMA31_8B, is_encoder_decoder: true }, null, bits)).toBeNull();
+    expect(kvCacheEstimate({ ...LLAMA31_8B, kv_lora_rank: 512 }, null, bits)).toBeNull(); // DeepSeek's latent cache
+    for (const field of ['num_hidden_layers', 'num_attention_heads'])
+      expect(kvCacheEstimate({ ...LLAMA31_8B, [field]: undefined }, null, bits)).toBeNull();
+    const noHeadDim = { ...LLAMA31_8B, head_dim: undefined };
+    expect(kvCacheEstimate(noHeadDim, null, bits)?.headDim).toBe(128); // 4096 / 32
+    expect(kvCacheEstimate({ ...noHeadDim, hidden_size: 4097 }, null, bits)).toBeNull(); // not a whole head size
+    expect(kvCacheEstimate({ ...LLAMA31_8B, num_key_value_heads: null }, null, bits)?.kvHeads).toBe(32);
+    for (const bad of [0, -8, 2.5, '8', 1e20])
+      expect(kvCacheEstimate({ ...LLAMA31_8B, num_key_value_heads: bad }, null, bits)).toBeNull();
+    expect(kvCacheEstimate({ ...LLAMA31_8B, torch_dtype: 'int8' }, null, bits)).toBeNull();
+    for (const notConfig of [null, 3, 'x', [LLAMA31_8B]]) expect(kvCacheEstimate(notConfig, 'F16', bits)).toBeNull();
+  });
+});
+
+test('config.json is read once; a read that was aborted is tried again; a problem is told once', async () => {
+  const controller = new AbortController();
+  controller.abort(new Error('stopped'));
+  let reads = 0;
+  const read = async () => {
+    reads++;
+    if (reads === 1) throw new Error('the connection closed');
+    return new TextEncoder().encode('{"num_hidden_layers": 2}');
+  };
+  /** @type {string[]} */
+  const problems = [];
+  const config = configOnce(read, (p) => problems.push(p));
+  await expect(config(controller.signal)).rejects.toThrow('stopped');
+  expect(await config()).toEqual({ num_hidden_layers: 2 });
+  expect(await config()).toEqual({ num_hidden_layers: 2 });
+  expect(reads).toBe(2);
+  const broken = configOnce(
+    async () => new TextEncoder().encode('{'),
+    (p) => problems.push(p),
+  );
+  expect(await broken()).toBeNull();
+  expect(await broken()).toBeNull();
+  const failing = configOnce(
+    async () => {
+      throw new Error('permission denied');
+    },
+    (p) => problems.push(p),
+  );
+  expect(await failing()).toBeNull();
+  expect(problems).toEqual([
+    expect.stringMatching(/not valid JSON/),
+    'the config.json beside the weights cannot be read (permission denied)',
+  ]);
+});
+
+describe('a sharded model with its config.json', () => {
+  let work = '';
+  /** @type {Awaited<ReturnType<typeof startServer>>} */
+  let server;
+  const shard = writeSafetensors([
+    { name: 'model.layers.0.self_attn.q_proj.weight', dtype: 'BF16', shape: [4, 4], data: new Uint8Array(32) },
+    { name: 'model.layers.0.mlp.gate_proj.weight', dtype: 'BF16', shape: [8, 4], data: new Uint8Array(64) },
+  ]);
+  const index = {
+    metadata: { total_size: 96 },
+    weight_map: {
+      'model.layers.0.mlp.gate_proj.weight': 'model-00001-of-00001.safetensors',
+      'model.layers.0.self_attn.q_proj.weight': 'model-00001-of-00001.safetensors',
+    },
+  };
+  /**
+   * A folder `name` (on disk and served at /name/) with the shard, the index and `config`.
+   * @param {string} name
+   * @param {string | Uint8Array | null} config config.json's text or bytes; null: none
+   */
+  async function folder(name, config) {
+    const dir = join(work, name);
+    await mkdir(dir);
+    /** @type {Record<string, Uint8Array>} */
+    const files = {
+      'model-00001-of-00001.safetensors': shard,
+      'model.safetensors.index.json': new TextEncoder().encode(JSON.stringify(index)),
+    };
+    if (config !== null) files['config.json'] = typeof config === 'string' ? new TextEncoder().encode(config) : config;
+    for (const [file, bytes] of Object.entries(files)) {
+      await writeFile(join(dir, file), bytes);
+      server.files.set(`/${name}/${file}`, { bytes, etag: `"${name}/${file}"` });
+    }
+    return dir;
+  }
+  beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), 'st-kv-'));
+    server = await startServer();
+  });
+  afterAll(async () => {
+    await server.close();
+    await rm(work, { recursive: true, force: true });
+  });
+
+  test('from a folder, its index, picked files and a URL: the same KV cache; the config read once', async () => {
+    const dir = await folder('llama', JSON.stringify({ ...LLAMA31_8B, torch_dtype: 'bfloat16' }));
+    const picked = ['model-00001-of-00001.safetensors', 'model.safetensors.index.json', 'config.json'].map(
+      (n) => new File([readFileSync(join(dir, n))], n),
+    );
+    const sources = [
+      dir,
+      join(dir, 'model.safetensors.index.json'),
+      picked,
+      server.url('/llama/model.safetensors.index.json'),
+    ];
+    for (const source of sources) {
+      const model = await openSafetensorsIndex(/** @type {any} */ (source));
+      const card = await model.describe();
+      expect(card.memory.kvCache).toMatchObject({
+        bytesPer1000Tokens: 131_072_000,
+        dtype: 'BF16',
+        dtypeFrom: 'config',
+      });
+      expect(card.family?.id).toBe('llama');
+      expect(kvCacheText(card)).toBe('125.0 MiB per 1,000 tokens (32 layers × 8 KV heads × 128 × BF16, config.json)');
+      expect(model.findings).toEqual([]);
+      const configReads = server.log.filter((r) => r.path.endsWith('/config.json')).length;
+      await model.describe();
+      expect(server.log.filter((r) => r.path.endsWith('/config.json')).length).toBe(configReads);
+    }
+  });
+
+  test('no config.json: no estimate and no finding; a bad one: a ConfigUnreadable finding, not a crash', async () => {
+    for (const [name, config] of /** @type {[string, string | null][]} */ ([
+      ['none', null],
+      ['encoder', JSON.stringify(SD14_TEXT_ENCODER)],
+    ])) {
+      for (const source of [await folder(name, config), server.url(`/${name}/model.safetensors.index.json`)]) {
+        const model = await openSafetensorsIndex(source);
+        expect((await model.describe()).memory.kvCache).toBeUndefined();
+        expect(model.findings).toEqual([]);
+      }
+    }
+    for (const [name, config] of /** @type {[string, string | Uint8Array][]} */ ([
+      ['truncated', JSON.stringify(LLAMA31_8B).slice(0, 40)],
+      ['not-utf8', new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x7d])],
+    ])) {
+      const dir = await folder(name, config);
+      for (const source of [dir, server.url(`/${name}/model.safetensors.index.json`)]) {
+        const model = await openSafetensorsIndex(source);
+        expect(model.loadable).toBe(true);
+        const card = await model.describe();
+        expect(card.memory.kvCache).toBeUndefined();
+        expect(card.family?.id).toBe('llama');
+        expect(model.findings).toEqual([
+          {
+            code: 'ConfigUnreadable',
+            severity: 'info',
+            message: expect.stringMatching(/config\.json .*not valid JSON/),
+          },
+        ]);
+        await model.describe();
+        expect(model.findings).toHaveLength(1);
+      }
+    }
+  });
+
+  test('inspect prints the KV cache line of a folder, and the finding of a bad config.json', async () => {
+    const good = await folder('cli-llama', JSON.stringify({ ...LLAMA31_8B, torch_dtype: 'bfloat16' }));
+    const shown = await run(['inspect', good]);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toMatch(
+      /\n {2}KV cache +125\.0 MiB per 1,000 tokens \(32 layers × 8 KV heads × 128 × BF16, config\.json\)\n/,
+    );
+    const bad = await run(['inspect', await folder('cli-bad', '{"num_hidden_layers": 32,')]);
+    expect(bad.code).toBe(0);
+    expect(bad.stdout).not.toMatch(/^ {2}KV cache/m);
+    expect(bad.stdout).toMatch(/info +ConfigUnreadable: the config\.json beside the weights is not valid JSON/);
+  });
+});
