@@ -4,6 +4,7 @@
 // card's checked data: URLs.
 import { adapterText, familyText, parametersText, trainingSummary } from '../web/card/card_text.js';
 import { $, el, shown } from './text.js';
+import { civitaiHashed, offerCivitai } from './civitai_panel.js';
 
 const MAX_TRIGGERS = 12;
 
@@ -57,6 +58,7 @@ export function showCard(card, size) {
   const list = $('card-rows');
   list.replaceChildren();
   $('card-description').textContent = shown(card?.description ?? '');
+  offerCivitai(card);
   if (!card) {
     $('card-title').textContent = '(no model card: the file is not loadable)';
     $('card-kind').textContent = '';
@@ -132,6 +134,7 @@ export function showHashes(result) {
   const box = $('hash-results');
   box.hidden = result === null;
   $('hash-file').hidden = false;
+  civitaiHashed(result);
   if (!result) return;
   for (const [id, value] of [
     ['hash-sha256', result.sha256],
