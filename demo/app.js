@@ -117,7 +117,7 @@ drop.addEventListener('drop', (e) => {
   drop.classList.remove('over');
   const picked = dropped(e.dataTransfer);
   offerSignature([]);
-  picked.then(({ files }) => offerSignature(files)).catch(() => {});
+  picked.then(({ all }) => offerSignature(all)).catch(() => {}); // dotfiles too: model_signing signs them
   showSafely(showPicked, picked, 'dropped files');
 });
 
