@@ -11,12 +11,11 @@
 // figures. BENCH_GIB sets the size (default 1), BENCH_ROUNDS the rounds (default 5).
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import { link, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleOf, publicPem, statementOf } from '../js/model_signer.js';
-import { timed, writeBigFile } from './cli_timing.js';
-import { median } from './timing.js';
+import { printRounds, runRounds, writeBigFile } from './cli_timing.js';
 
 const CLI = fileURLToPath(new URL('../../web/cli/main.js', import.meta.url));
 const BYTES = Math.round(Number(process.env.BENCH_GIB ?? 1) * 2 ** 30);
@@ -90,37 +89,11 @@ try {
     'verify-signature MODEL, files': verify(model),
     'verify-signature MODEL, shards': verify(sharded),
   };
-  const times = Object.fromEntries(Object.keys(variants).map((k) => [k, { wall: [], cpu: [] }]));
-  const loads = [loadavg()[0]];
-  for (let round = 0; round < ROUNDS + 1; round++) {
-    for (const [name, argv] of Object.entries(variants)) {
-      const { wall, cpu, code, stdout } = await timed(argv, work);
+  const run = await runRounds(variants, work, ROUNDS, (results) => {
+    for (const [name, { code, stdout }] of Object.entries(results))
       if (code !== 0) throw new Error(`${name} exited ${code}: ${stdout}`);
-      if (round > 0) {
-        times[name].wall.push(wall);
-        times[name].cpu.push(cpu);
-      }
-    }
-    loads.push(loadavg()[0]);
-  }
-  const base = times['hash FILE'];
-  console.log(
-    `\n### \`verify-signature\` against \`hash\`, one ${(BYTES / 2 ** 30).toFixed(2)} GiB file (${availableParallelism()} cores, Node ${process.version}; median of ${ROUNDS} rounds)\n`,
-  );
-  console.log('| command | wall s | wall vs hash | CPU s (user + sys) | CPU vs hash | per-round ratio wall / CPU |');
-  console.log('|---|---:|---:|---:|---:|---:|');
-  for (const [name, { wall, cpu }] of Object.entries(times)) {
-    const ratio = (/** @type {'wall' | 'cpu'} */ k) => median(times[name][k].map((t, i) => t / base[k][i])).toFixed(2);
-    console.log(
-      `| \`${name}\` | ${median(wall).toFixed(2)} | ${(median(wall) / median(base.wall)).toFixed(2)}x | ${median(cpu).toFixed(2)} | ${(median(cpu) / median(base.cpu)).toFixed(2)}x | ${ratio('wall')}x / ${ratio('cpu')}x |`,
-    );
-  }
-  console.log(`\n1-minute load average before and after each round: ${loads.map((l) => l.toFixed(2)).join(', ')}.`);
-  console.log(
-    `Per round, wall s: ${Object.entries(times)
-      .map(([n, t]) => `${n}: ${t.wall.join(', ')}`)
-      .join('; ')}`,
-  );
+  });
+  printRounds(`\`verify-signature\` against \`hash\`, one ${(BYTES / 2 ** 30).toFixed(2)} GiB file`, run, 'hash FILE');
 } finally {
   await rm(work, { recursive: true, force: true });
 }

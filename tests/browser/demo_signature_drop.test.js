@@ -8,6 +8,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { demoBrowser, openDemo } from './demo_browser.js';
+import { runVerification } from './sign_panel.js';
 import { dropFolder, dropPaths } from './drop_folder.js';
 import { publicPem, signModel } from '../js/model_signer.js';
 import { pseudoRandomBytes, writeSafetensors } from '../../tools/write_safetensors.js';
@@ -36,16 +37,7 @@ async function verifyDropped(page, drop, pem) {
   await drop();
   await page.waitForSelector('[data-testid=sign-box]:not([hidden])');
   await page.fill('[data-testid=sign-pem]', pem);
-  await page.click('[data-testid=sign-verify]');
-  await page.waitForFunction(() =>
-    /^(Verified|Not verified|Cannot)/.test(document.querySelector('[data-testid=sign-status]').textContent),
-  );
-  return {
-    status: await page.textContent('[data-testid=sign-status]'),
-    files: await page.$$eval('[data-testid=sign-file]', (rows) =>
-      rows.map((r) => [...r.cells].map((c) => c.textContent)),
-    ),
-  };
+  return runVerification(page);
 }
 
 /** A signed model (Map name -> bytes), its model.sig's bytes and the key's PEM. */
