@@ -86,7 +86,7 @@ $('module-tree').addEventListener('click', (e) => {
 });
 $('file').addEventListener('change', (e) => {
   const files = [...e.target.files];
-  offerSignature([]);
+  offerSignature(files); // files picked with their model.sig get the Signature panel
   if (files.length > 0) showSafely(showPicked, Promise.resolve({ files, folder: null }), files[0].name);
 });
 $('folder').addEventListener('change', (e) => {

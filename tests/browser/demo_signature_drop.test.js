@@ -125,4 +125,37 @@ describe('the demo verifies a dropped folder (Chromium)', () => {
     expect(errors).toEqual([]);
     await page.close();
   });
+
+  test('loose files, model.sig among them (no folder): dropped or picked, verified', async () => {
+    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+    const weights = writeSafetensors([{ name: 'w', dtype: 'F16', shape: [8], data: pseudoRandomBytes(16, 5) }]);
+    const model = new Map([
+      ['lora.safetensors', weights],
+      ['config.json', encode('{}')],
+    ]);
+    const paths = [];
+    for (const [name, bytes] of [...model, ['model.sig', encode(JSON.stringify(signModel(model, privateKey)))]]) {
+      await mkdir(join(demo.dir, 'loose'), { recursive: true });
+      await writeFile(join(demo.dir, 'loose', name), bytes);
+      paths.push(join(demo.dir, 'loose', name));
+    }
+    const { page, errors } = await openDemo(demo);
+    const dropped = await verifyDropped(page, () => dropPaths(page, paths), publicPem(privateKey));
+    expect(dropped.status).toMatch(/^Verified: signed by P-256 key/);
+    expect(dropped.files).toEqual([
+      ['config.json', 'ok'],
+      ['lora.safetensors', 'ok'],
+    ]);
+    const picked = await verifyDropped(
+      page,
+      () => page.setInputFiles('[data-testid=file-input]', paths.slice().reverse()),
+      publicPem(privateKey),
+    );
+    expect(picked.status).toMatch(/^Verified: signed by P-256 key/);
+    // Without model.sig, nothing is offered.
+    await page.setInputFiles('[data-testid=file-input]', paths.slice(0, 2));
+    await page.waitForSelector('[data-testid=sign-box]', { state: 'hidden' });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });
