@@ -46,18 +46,27 @@ function row(list, label, ...value) {
 }
 
 /**
- * Fills the panel from a card; `null` (a rejected file) clears it.
+ * Fills the panel from a card; `null` (a file whose header could not be read) clears it.
+ * `rejected`: the reference loader rejects the file, and the card is its header's (a file cut
+ * short whose header is whole), which the panel says.
  * @param {import('../web/index.js').ModelCard | null} card
  * @param {string} size the file's size as text
+ * @param {boolean} [rejected]
  */
-export function showCard(card, size) {
+export function showCard(card, size, rejected = false) {
   const image = $('card-image');
   image.hidden = true;
   image.removeAttribute('src');
-  $('card-status').textContent = '';
+  const status = $('card-status');
+  status.textContent =
+    card && rejected
+      ? 'The reference loader rejects this file (see the verdict); this card is read from its header.'
+      : '';
+  status.classList.toggle('caution', Boolean(card && rejected));
   const list = $('card-rows');
   list.replaceChildren();
   $('card-description').textContent = shown(card?.description ?? '');
+  $('card-what').hidden = !card;
   offerCivitai(card);
   if (!card) {
     $('card-title').textContent = '(no model card: the file is not loadable)';

@@ -4,23 +4,32 @@
 // Usage: node demo/serve.js [--port 8080]   (port 0 picks a free one)
 import { createServer } from 'node:http';
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-// The package's runtime dependencies, which the page's import map points at: hash-wasm, and
-// PKI.js with its own (for certificate and keyless signatures).
-const SERVED_DIRS = [
-  'demo',
-  'web',
-  'node_modules/hash-wasm/dist',
-  'node_modules/pkijs/build',
-  'node_modules/asn1js/build',
-  'node_modules/@peculiar/utils/build',
-  'node_modules/bytestreamjs/build',
-  'node_modules/@noble/hashes',
-];
+/**
+ * The package's runtime dependencies, for pages without a bundler: hash-wasm, and PKI.js with
+ * its own (for certificate and keyless signatures). Each is served from node_modules, and an
+ * HTML page gets them as its import map where it says IMPORT_MAP_PLACE.
+ */
+const IMPORTS = {
+  'hash-wasm': 'node_modules/hash-wasm/dist/index.esm.js',
+  pkijs: 'node_modules/pkijs/build/index.js',
+  asn1js: 'node_modules/asn1js/build/index.js',
+  '@peculiar/utils': 'node_modules/@peculiar/utils/build/index.js',
+  bytestreamjs: 'node_modules/bytestreamjs/build/index.js',
+  '@noble/hashes/': 'node_modules/@noble/hashes/',
+};
+export const IMPORT_MAP_PLACE = '<!-- import map (demo/serve.js) -->';
+const IMPORT_MAP = `<script type="importmap">${JSON.stringify({
+  imports: Object.fromEntries(Object.entries(IMPORTS).map(([name, path]) => [name, `/${path}`])),
+})}</script>`;
+// Where the imports are served from: their folders.
+const DEPENDENCY_DIRS = Object.values(IMPORTS).map((path) =>
+  path.endsWith('/') ? path.slice(0, -1) : path.slice(0, path.lastIndexOf('/')),
+);
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -52,9 +61,11 @@ export function byteRange(header, size) {
 
 /**
  * Starts the server; resolves to { server, url }.
- * @param {string[]} [dirs] folders of the project to serve (the benchmarks add theirs)
+ * @param {string[]} [pageDirs] folders of the project to serve (tests and benchmarks serve
+ *   theirs), besides the dependencies' folders, which are always served
  */
-export function startDemoServer(port = 8080, host = '127.0.0.1', dirs = SERVED_DIRS) {
+export function startDemoServer(port = 8080, host = '127.0.0.1', pageDirs = ['demo', 'web']) {
+  const dirs = [...pageDirs, ...DEPENDENCY_DIRS];
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     const relative = path === '/' ? 'demo/index.html' : normalize(path.slice(1));
@@ -74,6 +85,12 @@ export function startDemoServer(port = 8080, host = '127.0.0.1', dirs = SERVED_D
       'cache-control': 'no-store',
       'accept-ranges': 'bytes',
     };
+    if (extname(relative) === '.html') {
+      const page = (await readFile(join(ROOT, relative), 'utf8')).replace(IMPORT_MAP_PLACE, IMPORT_MAP);
+      res.writeHead(200, headers);
+      res.end(req.method === 'HEAD' ? undefined : page);
+      return;
+    }
     const range = byteRange(req.headers.range, info.size);
     if (range === 'unsatisfiable') {
       res.writeHead(416, { ...headers, 'content-range': `bytes */${info.size}` });

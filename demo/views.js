@@ -54,7 +54,12 @@ export async function showFile(file, name, signal) {
 }
 
 async function showFileView(file, st, report, signal) {
-  const card = st ? await st.describe({ readAlpha: true }) : null;
+  // A rejected file whose header was read whole (a download cut short) still has its header's card.
+  const card = st
+    ? await st.describe({ readAlpha: true })
+    : report.tensors > 0 && file
+      ? (await validateSafetensors(file, { describe: true, signal })).card
+      : null;
   signal.throwIfAborted();
   Object.assign(state.current, { file, st, findings: report.findings, shards: null });
   $('tensor-count').textContent = String(report.tensors);
@@ -65,7 +70,7 @@ async function showFileView(file, st, report, signal) {
       : '';
   $('parameters').textContent = card ? card.parameters.total.toLocaleString('en') : '';
   $('sizes').textContent = size;
-  showCard(card, size);
+  showCard(card, size, st === null);
   showMetadata(st?.metadata ?? null);
   showTensors(st, card);
   $('scan').disabled = st === null;

@@ -1,4 +1,5 @@
-// Packaging (issue 12): npm pack, installed into an empty app folder, works in Node; the app
+// Packaging (issue 12): npm pack, installed into an empty app folder, works in Node (also the
+// README's "Try it" Node script and Vite page, run as written there); the app
 // (tests/bundle_app: the package imported by name, a module worker, no bundler configuration)
 // built by Vite and by webpack 5 for production runs in Chromium; the tarball holds runtime files only, and
 // what an app downloads (Vite's output: JS and wasm, gzipped) stays within its budget.
@@ -74,25 +75,33 @@ const PICKED = writeSafetensors([
   },
 ]);
 
-/** Opens the built app in Chromium, picks a file, and returns what the page shows. */
-async function runApp(root, work) {
+/** Serves `root`, opens its page `path` in Chromium and runs `act(page)`: its result and the page's errors. */
+async function onPage(root, path, act) {
   const { server, url } = await serve(root);
   const browser = await launchChromium();
   try {
     const page = await browser.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(url);
+    await page.goto(url + path);
+    return { result: await act(page), errors };
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}
+
+/** Opens the built app in Chromium, picks a file, and returns what the page shows. */
+async function runApp(root, work) {
+  const { result, errors } = await onPage(root, '', async (page) => {
     await page.waitForFunction(() => document.body.dataset.state === 'ready');
     const path = join(work, 'pick.safetensors');
     await writeFile(path, PICKED);
     await page.setInputFiles('#file', path);
     await page.waitForFunction(() => document.body.dataset.state === 'done');
-    return { shown: await page.textContent('#out'), errors };
-  } finally {
-    await browser.close();
-    server.close();
-  }
+    return page.textContent('#out');
+  });
+  return { shown: result, errors };
 }
 
 // Opening and decoding on the page fetch one .wasm (the core); describe() fetches the card's.
@@ -110,6 +119,20 @@ const EXPECTED = {
   // Hashed on the page by hash-wasm (node:crypto is Node's only).
   sha256: createHash('sha256').update(PICKED).digest('hex'),
 };
+
+/** A file for the README's walks: two BF16 tensors. */
+const TRY_FILE = writeSafetensors([
+  { name: 'layer.bias', dtype: 'BF16', shape: [2], data: new Uint8Array(new Uint16Array([0x3f80, 0xc040]).buffer) },
+  { name: 'layer.weight', dtype: 'BF16', shape: [2, 2], data: new Uint8Array(8) },
+]);
+
+/** The code block of README.md's "Try it" that follows `<!-- try-it:TAG -->`. */
+async function tryIt(tag, lang) {
+  const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+  const match = readme.match(new RegExp(`<!-- try-it:${tag} -->\\n\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``));
+  if (!match) throw new Error(`README.md has no try-it:${tag} block`);
+  return match[1];
+}
 
 async function filesUnder(dir) {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
@@ -237,32 +260,61 @@ describe('the packed package in a consumer app', () => {
   document.body.dataset.state = 'ready';
 </script>`,
     );
-    const { server, url } = await serve(ctx.app);
-    const browser = await launchChromium();
-    try {
-      const page = await browser.newPage();
-      const errors = [];
-      page.on('pageerror', (e) => errors.push(e.message));
-      await page.goto(`${url}plain.html`);
+    const bytes = writeSafetensors([{ name: 'w', dtype: 'F32', shape: [3], data: new Uint8Array(12).fill(7) }]);
+    const { result: shown, errors } = await onPage(ctx.app, 'plain.html', async (page) => {
       await page.waitForFunction(() => document.body.dataset.state === 'ready');
-      const bytes = writeSafetensors([{ name: 'w', dtype: 'F32', shape: [3], data: new Uint8Array(12).fill(7) }]);
       const path = join(ctx.work, 'plain.safetensors');
       await writeFile(path, bytes);
       await page.setInputFiles('#file', path);
       await page.waitForFunction(() => document.body.dataset.state === 'done');
-      const shown = await page.textContent('#out');
-      expect(shown.startsWith('error'), shown).toBe(false);
-      const dataStart = 8 + Number(Buffer.from(bytes).readBigUInt64LE(0));
-      expect(JSON.parse(shown)).toEqual({
-        sha256: createHash('sha256').update(bytes).digest('hex'),
-        data: createHash('sha256').update(bytes.subarray(dataStart)).digest('hex'),
-      });
-      expect(errors).toEqual([]);
-    } finally {
-      await browser.close();
-      server.close();
-    }
+      return page.textContent('#out');
+    });
+    expect(shown.startsWith('error'), shown).toBe(false);
+    const dataStart = 8 + Number(Buffer.from(bytes).readBigUInt64LE(0));
+    expect(JSON.parse(shown)).toEqual({
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      data: createHash('sha256').update(bytes.subarray(dataStart)).digest('hex'),
+    });
+    expect(errors).toEqual([]);
   });
+
+  test("the README's Try-it Node script runs as written on the installed package", async () => {
+    await writeFile(join(ctx.app, 'inspect.mjs'), await tryIt('node', 'js'));
+    const file = join(ctx.work, 'try.safetensors');
+    await writeFile(file, TRY_FILE);
+    const { stdout } = await run(process.execPath, ['inspect.mjs', file], { cwd: ctx.app });
+    expect(stdout).toContain(`${file} loadable`);
+    expect(stdout).toContain('2 tensors, unknown, family not recognised');
+    expect(stdout).toContain('layer.bias BF16 [ 2 ] [ 1, -3 ]');
+    expect(stdout).toContain(`sha256 ${createHash('sha256').update(TRY_FILE).digest('hex')}`);
+    // A file that is not safetensors: the verdict and what is wrong, no exception.
+    await writeFile(file, 'version https://git-lfs.github.com/spec/v1\noid sha256:' + 'a'.repeat(64) + '\nsize 9\n');
+    const lfs = await run(process.execPath, ['inspect.mjs', file], { cwd: ctx.app });
+    expect(lfs.stdout).toContain(`${file} not loadable`);
+    expect(lfs.stdout).toContain('error NotSafetensors: this is a Git LFS pointer');
+  });
+
+  test("the README's Try-it Vite page, built by Vite as written, shows a picked file's verdict, card and values", async () => {
+    const root = join(ctx.app, 'try-vite');
+    await mkdir(root, { recursive: true });
+    await writeFile(join(root, 'index.html'), await tryIt('vite-html', 'html'));
+    await writeFile(join(root, 'main.js'), await tryIt('vite', 'js'));
+    const { build } = await import('vite');
+    await build({ root, logLevel: 'error', build: { outDir: join(root, 'dist'), emptyOutDir: true } });
+    const { result: shown, errors } = await onPage(join(root, 'dist'), '', async (page) => {
+      const path = join(ctx.work, 'picked.safetensors');
+      await writeFile(path, TRY_FILE);
+      await page.setInputFiles('#pick', path);
+      await page.waitForFunction(() => !document.querySelector('#out').textContent.startsWith('Pick'));
+      return page.textContent('#out');
+    });
+    expect(shown.split('\n')).toEqual([
+      'picked.safetensors: loadable, 2 tensors',
+      'kind: unknown, family: not recognised',
+      'layer.bias BF16 [2]: 1, -3',
+    ]);
+    expect(errors).toEqual([]);
+  }, 60_000);
 
   test(`what a page downloads to open and decode (entry JS and the core's wasm, gzipped) stays under ${BUDGET_BYTES.toLocaleString('en')} bytes`, async () => {
     const dist = join(ctx.app, 'dist');

@@ -60,7 +60,7 @@ describe('demo page in Chromium', () => {
     await page.close();
   });
 
-  test('the header of a picked file is read once, loadable or not: one parse gives verdict and tensors', async () => {
+  test('the header of a loadable file is read once (verdict, tensors and card); a rejected one whose header is whole once more, for its card', async () => {
     const file = writeSafetensors([{ name: 'w', dtype: 'F32', shape: [3], data: pseudoRandomBytes(12) }]);
     const good = join(demo.dir, 'once.safetensors');
     const bad = join(demo.dir, 'once-bad.safetensors');
@@ -76,9 +76,10 @@ describe('demo page in Chromium', () => {
         return slice.apply(this, args);
       };
     });
-    for (const [path, verdict] of [
-      [good, 'loadable'],
-      [bad, 'not loadable: MetadataIncompleteBuffer'],
+    // Each read of the header is two slices: the 8-byte prefix, then the header.
+    for (const [path, verdict, slices, note] of [
+      [good, 'loadable', 2, ''],
+      [bad, 'not loadable: MetadataIncompleteBuffer', 4, 'this card is read from its header'],
     ]) {
       await page.evaluate(() => {
         window.sliceCalls = 0;
@@ -86,8 +87,18 @@ describe('demo page in Chromium', () => {
       const shown = await pick(page, path);
       expect(shown.verdict).toBe(verdict);
       expect(shown.count).toBe('1');
-      expect(await page.evaluate(() => window.sliceCalls), path).toBe(2); // the 8-byte prefix, then the header
+      expect(await page.evaluate(() => window.sliceCalls), path).toBe(slices);
+      // The card of the header, for the file cut short too, and what the panel says of it.
+      expect(await page.textContent('[data-testid=card-parameters]'), path).toMatch(/^3 /);
+      expect(await page.textContent('#card-status'), path).toContain(note);
+      expect(await page.isVisible('#card-what'), path).toBe(true);
     }
+    // A file with no readable header: no card, and no stray separator where kind and family were.
+    const cut = join(demo.dir, 'once-cut.safetensors');
+    await writeFile(cut, file.subarray(0, 5));
+    expect((await pick(page, cut)).verdict).toBe('not loadable: HeaderTooSmall');
+    expect(await page.textContent('[data-testid=card-title]')).toBe('(no model card: the file is not loadable)');
+    expect(await page.isVisible('#card-what')).toBe(false);
     expect(errors).toEqual([]);
     await page.close();
   });

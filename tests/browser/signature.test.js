@@ -12,17 +12,7 @@ import { haveFixtures } from '../js/fixtures.js';
 
 const SIGNING = fileURLToPath(new URL('../../../shared/fixtures/signing/', import.meta.url));
 const HAVE_SIGNING = haveFixtures(SIGNING);
-const SERVED = [
-  'tests/browser',
-  'web',
-  'node_modules/hash-wasm/dist',
-  'node_modules/pkijs',
-  'node_modules/asn1js',
-  'node_modules/@peculiar/utils',
-  'node_modules/bytestreamjs',
-  'node_modules/@noble/hashes',
-];
-const ctx = demoBrowser('stw-sign-browser-', SERVED);
+const ctx = demoBrowser('stw-sign-browser-', ['tests/browser', 'web']);
 
 async function pickFolder(folder) {
   const page = await ctx.browser.newPage();

@@ -103,6 +103,8 @@ test('inspect prints the card, then the verdict, metadata and tensor table', asy
   const { code, stdout } = await run('inspect', good);
   expect(code).toBe(0);
   expect(stdout.indexOf('parameters  4 (4; F16 4)')).toBeGreaterThan(0);
+  // The weights' memory as stored and at 16, 8 and 4 bits a weight.
+  expect(stdout).toContain('memory      8 bytes stored; 16-bit 8 bytes, 8-bit 4 bytes, 4-bit 2 bytes\n');
   expect(stdout.indexOf('parameters')).toBeLessThan(stdout.indexOf(': loadable'));
   expect(stdout).toContain('format: pt');
   expect(stdout).toMatch(/w\s+F16\s+\[2, 2\]\s+0-8\s+8/);

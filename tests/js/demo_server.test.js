@@ -4,10 +4,11 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { startDemoServer, byteRange } from '../../demo/serve.js';
+import { IMPORT_MAP_PLACE, startDemoServer, byteRange } from '../../demo/serve.js';
 import { openSafetensors } from '../../web/index.js';
 
-const PAGE = readFileSync(fileURLToPath(new URL('../../demo/index.html', import.meta.url)));
+// A static file: the server serves it as it is (HTML pages get their import map written in).
+const PAGE = readFileSync(fileURLToPath(new URL('../../demo/style.css', import.meta.url)));
 const SAMPLE = fileURLToPath(new URL('../../demo/sample.safetensors', import.meta.url));
 let demo;
 beforeAll(async () => {
@@ -25,7 +26,7 @@ test('one byte range: 206 with Content-Range and exactly those bytes', async () 
     ['bytes=-5', size - 5, size - 1],
     [`bytes=5-${size + 100}`, 5, size - 1],
   ]) {
-    const r = await get('demo/index.html', range);
+    const r = await get('demo/style.css', range);
     expect(r.status, range).toBe(206);
     expect(r.headers.get('content-range'), range).toBe(`bytes ${first}-${last}/${size}`);
     expect(r.headers.get('accept-ranges')).toBe('bytes');
@@ -35,11 +36,11 @@ test('one byte range: 206 with Content-Range and exactly those bytes', async () 
 
 test('past the end: 416 with the size; no Range or several: 200 and the whole file', async () => {
   const size = PAGE.byteLength;
-  const past = await get('demo/index.html', `bytes=${size}-`);
+  const past = await get('demo/style.css', `bytes=${size}-`);
   expect(past.status).toBe(416);
   expect(past.headers.get('content-range')).toBe(`bytes */${size}`);
   for (const range of [undefined, 'bytes=0-1,5-6', 'items=0-1']) {
-    const r = await get('demo/index.html', range);
+    const r = await get('demo/style.css', range);
     expect(r.status, range).toBe(200);
     expect(Buffer.from(await r.arrayBuffer()).equals(PAGE), range).toBe(true);
   }
@@ -64,4 +65,20 @@ test('the sample opens from it by URL through range reads (206 each)', async () 
   expect(await st.getTensor(t.name)).toEqual(await local.getTensor(t.name));
   expect(statuses.length).toBeGreaterThanOrEqual(3);
   expect(new Set(statuses)).toEqual(new Set([206]));
+});
+
+test("a page gets the dependencies' import map where it asks for it, and every mapped module is served", async () => {
+  const source = readFileSync(fileURLToPath(new URL('../../demo/index.html', import.meta.url)), 'utf8');
+  expect(source).toContain(IMPORT_MAP_PLACE);
+  const page = await (await get('/')).text();
+  expect(page).not.toContain(IMPORT_MAP_PLACE);
+  const map = JSON.parse(/<script type="importmap">(.*?)<\/script>/s.exec(page)[1]);
+  expect(Object.keys(map.imports)).toContain('hash-wasm');
+  for (const [name, path] of Object.entries(map.imports)) {
+    // A prefix mapping ("@noble/hashes/") is checked with one module under it.
+    const module = path.endsWith('/') ? `${path}sha2.js` : path;
+    const r = await get(module);
+    expect(r.status, name).toBe(200);
+    expect(r.headers.get('content-type'), name).toMatch(/^text\/javascript/);
+  }
 });

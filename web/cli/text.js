@@ -1,6 +1,13 @@
 // The CLI's text: a model card and hashes (label, two spaces, value), findings, verdicts and
 // tables. Everything from a file passes through printable() before it reaches a terminal.
-import { BIDI_CONTROLS, adapterText, familyText, parametersText, trainingSummary } from '../card/card_text.js';
+import {
+  BIDI_CONTROLS,
+  adapterText,
+  familyText,
+  memoryText,
+  parametersText,
+  trainingSummary,
+} from '../card/card_text.js';
 import { verdictText as plainVerdict } from '../file/verdict_text.js';
 
 const MAX_TRIGGERS = 8;
@@ -50,6 +57,7 @@ export function cardLines(card) {
   const family = familyText(card);
   add('family', family ? `${family}; from ${card.family?.evidence.slice(0, 2).join('; ')}` : 'not recognised');
   add('parameters', parametersText(card));
+  add('memory', memoryText(card));
   const arch = Object.entries(card.architecture)
     .map(([k, v]) => `${k} ${v}`)
     .join(', ');
