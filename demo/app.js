@@ -87,7 +87,7 @@ $('module-tree').addEventListener('click', (e) => {
 });
 $('file').addEventListener('change', (e) => {
   const files = [...e.target.files];
-  offerSignature([]);
+  offerSignature(files); // files picked with their model.sig get the Signature panel
   if (files.length > 0) showSafely(showPicked, Promise.resolve({ files, folder: null }), files[0].name);
 });
 $('folder').addEventListener('change', (e) => {
@@ -118,7 +118,7 @@ drop.addEventListener('drop', (e) => {
   drop.classList.remove('over');
   const picked = dropped(e.dataTransfer);
   offerSignature([]);
-  picked.then(({ files }) => offerSignature(files)).catch(() => {});
+  picked.then(({ all }) => offerSignature(all)).catch(() => {}); // dotfiles too: model_signing signs them
   showSafely(showPicked, picked, 'dropped files');
 });
 

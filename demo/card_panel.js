@@ -11,6 +11,7 @@ import {
   trainingSummary,
 } from '../web/card/card_text.js';
 import { $, el, shown } from './text.js';
+import { civitaiHashed, offerCivitai } from './civitai_panel.js';
 
 const MAX_TRIGGERS = 12;
 
@@ -73,6 +74,7 @@ export function showCard(card, size, rejected = false) {
   list.replaceChildren();
   $('card-description').textContent = shown(card?.description ?? '');
   $('card-what').hidden = !card;
+  offerCivitai(card);
   if (!card) {
     $('card-title').textContent = '(no model card: the file is not loadable)';
     $('card-kind').textContent = '';
@@ -158,6 +160,7 @@ export function showHashes(result) {
   const box = $('hash-results');
   box.hidden = result === null;
   $('hash-file').hidden = false;
+  civitaiHashed(result);
   if (!result) return;
   for (const [id, value] of [
     ['hash-sha256', result.sha256],

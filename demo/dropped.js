@@ -2,7 +2,8 @@
 // one unreadable File; its entries (webkitGetAsEntry, in every current browser) are walked
 // instead, and each file gets its path from the drop as webkitRelativePath, as a folder
 // picked with <input webkitdirectory> has, so the package matches shards and components the
-// same way. Names starting with a dot (.git, .cache) are skipped.
+// same way. The views skip names starting with a dot (.git, .cache); the signature check gets
+// them all, as model_signing signs every file but .git* and the signature itself.
 
 /** Every entry of a directory: readEntries gives them in batches until an empty one. */
 async function readAll(reader) {
@@ -22,15 +23,18 @@ function withPath(file, path) {
   return file;
 }
 
+/** Whether a path has a part starting with a dot (.git/HEAD, .cache/x, a/.DS_Store). */
+const dotted = (path) => path.split('/').some((part) => part.startsWith('.'));
+
 /**
- * The files under dropped entries (FileSystemEntry), depth first, each with its path.
+ * The files under dropped entries (FileSystemEntry), depth first, each with its path; those
+ * under a dot name included.
  * @param {FileSystemEntry[]} entries
  * @returns {Promise<File[]>}
  */
 export async function filesFromEntries(entries) {
   const files = [];
   const visit = async (entry, folder) => {
-    if (entry.name.startsWith('.')) return;
     if (entry.isDirectory) {
       for (const child of await readAll(entry.createReader())) await visit(child, `${folder}${entry.name}/`);
     } else if (entry.isFile) {
@@ -42,17 +46,24 @@ export async function filesFromEntries(entries) {
 }
 
 /**
- * What a drop holds: its files (a folder's walked) and, when one folder was dropped, its name.
+ * What a drop holds: its files for the views (a folder's walked, dot names left out), every
+ * file for the signature check (`all`) and, when one folder was dropped, its name.
  * Call it in the drop event itself: the items can be read only then.
  * @param {DataTransfer} dataTransfer
- * @returns {Promise<{ files: File[], folder: string | null }>}
+ * @returns {Promise<{ files: File[], all: File[], folder: string | null }>}
  */
 export function dropped(dataTransfer) {
   const entries = [...(dataTransfer.items ?? [])]
     .filter((item) => item.kind === 'file')
     .map((item) => item.webkitGetAsEntry?.() ?? null);
-  if (entries.length === 0 || entries.includes(null))
-    return Promise.resolve({ files: [...dataTransfer.files], folder: null });
+  if (entries.length === 0 || entries.includes(null)) {
+    const files = [...dataTransfer.files];
+    return Promise.resolve({ files, all: files, folder: null });
+  }
   const folder = entries.length === 1 && entries[0].isDirectory ? entries[0].name : null;
-  return filesFromEntries(entries).then((files) => ({ files, folder }));
+  return filesFromEntries(entries).then((all) => ({
+    files: all.filter((f) => !dotted(f.webkitRelativePath || f.name)),
+    all,
+    folder,
+  }));
 }

@@ -1,11 +1,26 @@
-// The demo's signature check: a picked folder that holds model.sig at its top is offered a
-// verification (verifyModelSignature) with a public key, a certificate chain or Sigstore
-// keyless. File names come from the folder (anyone's): they are only ever set as text.
+// The demo's signature check: a picked or dropped folder that holds model.sig at its top (or
+// picked or dropped files, model.sig among them) is offered a verification
+// (verifyModelSignature) with a public key, a certificate chain or Sigstore keyless. File names
+// come from the folder (anyone's): they are only ever set as text.
 import { verifyModelSignature } from '../web/index.js';
 
 const $ = (id) => document.getElementById(id);
+const SIGNATURE_NAME = 'model.sig';
 let files = null; // the picked folder's files while it holds a signature
 let running = null; // the AbortController of the verification under way
+
+/**
+ * The model's signature file: model.sig at the top of one folder, or among files that lie in
+ * no folder; undefined when there is none.
+ * @param {File[]} picked
+ */
+function signatureOf(picked) {
+  const path = (f) => f.webkitRelativePath || '';
+  if (picked.every((f) => path(f) === '')) return picked.find((f) => f.name === SIGNATURE_NAME);
+  const tops = new Set(picked.map((f) => path(f).split('/')[0]));
+  if (tops.size !== 1 || picked.some((f) => !path(f).includes('/'))) return undefined;
+  return picked.find((f) => path(f).split('/').length === 2 && f.name === SIGNATURE_NAME);
+}
 
 /** Shows the fields the chosen method needs. */
 function showMethod() {
@@ -54,7 +69,7 @@ async function verify() {
   bar.value = 0;
   $('sign-status').textContent = 'Checking the signature, then hashing the files…';
   $('sign-status').classList.remove('not-verified');
-  const signature = files.find((f) => f.webkitRelativePath.split('/').length === 2 && f.name === 'model.sig');
+  const signature = signatureOf(files);
   try {
     const r = await verifyModelSignature(files, {
       signature,
@@ -78,12 +93,13 @@ async function verify() {
 }
 
 /**
- * Offers the check when `picked` (a folder's files) holds model.sig at its top; hides it otherwise.
+ * Offers the check when `picked` (a folder's files, or loose files) holds model.sig at its top;
+ * hides it otherwise.
  * @param {File[]} picked
  */
 export function offerSignature(picked) {
   running?.abort();
-  const signed = picked.some((f) => f.webkitRelativePath.split('/').length === 2 && f.name === 'model.sig');
+  const signed = signatureOf(picked) !== undefined;
   files = signed ? picked : null;
   $('sign-box').hidden = !signed;
   $('sign-status').textContent = '';

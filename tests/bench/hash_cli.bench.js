@@ -4,50 +4,15 @@
 // sys), which a shared, busy machine disturbs less. The CLI computes the file's SHA-256 and its
 // data section's (two SHA-256 over the same read); sha256sum computes one. Prints Markdown;
 // BENCHMARKS.md keeps the figures. BENCH_GIB sets the size (default 1), BENCH_ROUNDS the rounds.
-import { execFile } from 'node:child_process';
-import { randomFillSync } from 'node:crypto';
-import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
-import { availableParallelism, tmpdir } from 'node:os';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { rawFile } from '../../tools/write_safetensors.js';
-import { median } from './timing.js';
+import { printRounds, runRounds, writeBigFile } from './cli_timing.js';
 
-const run = promisify(execFile);
 const CLI = fileURLToPath(new URL('../../web/cli/main.js', import.meta.url));
 const BYTES = Math.round(Number(process.env.BENCH_GIB ?? 1) * 2 ** 30);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-
-/** A safetensors file of `bytes` data bytes (one U8 tensor of random bytes), written in 16 MiB pieces. */
-async function writeBigFile(path, bytes) {
-  let header = `{"__metadata__":{"format":"pt"},"w":{"dtype":"U8","shape":[${bytes}],"data_offsets":[0,${bytes}]}}`;
-  header += ' '.repeat((8 - (header.length % 8)) % 8);
-  const handle = await open(path, 'w');
-  try {
-    await handle.write(rawFile(header));
-    const piece = new Uint8Array(16 << 20);
-    for (let done = 0; done < bytes; done += piece.byteLength) {
-      randomFillSync(piece);
-      await handle.write(piece, 0, Math.min(piece.byteLength, bytes - done));
-    }
-  } finally {
-    await handle.close();
-  }
-}
-
-/**
- * Runs a command under /usr/bin/time; its wall and CPU seconds, and its first output word.
- * @param {string[]} argv
- */
-async function timed(argv, work) {
-  const report = join(work, 'time.txt');
-  const { stdout } = await run('/usr/bin/time', ['-f', '%e %U %S', '-o', report, ...argv], {
-    maxBuffer: 1 << 20,
-  });
-  const [wall, user, sys] = (await readFile(report, 'utf8')).trim().split(/\s+/).map(Number);
-  return { wall, cpu: user + sys, digest: stdout.split(/\s+/)[0] };
-}
 
 const work = await mkdtemp(join(tmpdir(), 'stw-bench-cli-'));
 try {
@@ -57,39 +22,12 @@ try {
     'sha256sum FILE': ['sha256sum', file],
     'safetensors-wasm hash FILE': [process.execPath, CLI, 'hash', file],
   };
-  const times = Object.fromEntries(Object.keys(variants).map((k) => [k, { wall: [], cpu: [] }]));
-  for (let round = 0; round < ROUNDS + 1; round++) {
-    const digests = new Set();
-    for (const [name, argv] of Object.entries(variants)) {
-      const { wall, cpu, digest } = await timed(argv, work);
-      digests.add(digest);
-      if (round > 0) {
-        times[name].wall.push(wall);
-        times[name].cpu.push(cpu);
-      }
-    }
+  const run = await runRounds(variants, work, ROUNDS, (results) => {
+    const digests = new Set(Object.values(results).map((r) => r.stdout.split(/\s+/)[0]));
     if (digests.size !== 1) throw new Error(`the commands disagree: ${[...digests].join(' ')}`);
-  }
-  const base = times['sha256sum FILE'];
-  console.log(
-    `\n### \`safetensors-wasm hash\` against \`sha256sum\`, ${(BYTES / 2 ** 30).toFixed(2)} GiB file (${availableParallelism()} cores, Node ${process.version}; median of ${ROUNDS} rounds)\n`,
-  );
-  console.log(
-    '| command | wall s | wall vs sha256sum | CPU s (user + sys) | CPU vs sha256sum |\n|---|---:|---:|---:|---:|',
-  );
-  for (const [name, { wall, cpu }] of Object.entries(times)) {
-    console.log(
-      `| \`${name}\` | ${median(wall).toFixed(2)} | ${(median(wall) / median(base.wall)).toFixed(2)}x | ${median(cpu).toFixed(2)} | ${(median(cpu) / median(base.cpu)).toFixed(2)}x |`,
-    );
-  }
-  const cli = times['safetensors-wasm hash FILE'];
-  const ratio = (/** @type {'wall' | 'cpu'} */ k) => median(cli[k].map((t, i) => t / base[k][i])).toFixed(2);
-  console.log(`\nMedian of the per-round ratios: wall ${ratio('wall')}x, CPU ${ratio('cpu')}x.`);
-  console.log(
-    `Per round, wall s: ${Object.entries(times)
-      .map(([n, t]) => `${n}: ${t.wall.join(', ')}`)
-      .join('; ')}`,
-  );
+  });
+  const title = `\`safetensors-wasm hash\` against \`sha256sum\`, ${(BYTES / 2 ** 30).toFixed(2)} GiB file`;
+  printRounds(title, run, 'sha256sum FILE');
 } finally {
   await rm(work, { recursive: true, force: true });
 }

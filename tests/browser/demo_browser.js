@@ -28,11 +28,15 @@ export function demoBrowser(prefix, dirs) {
   return ctx;
 }
 
-/** A new page on the demo, once it has shown its sample; `errors` collects page errors. */
-export async function openDemo(ctx) {
+/**
+ * A new page on the demo, once it has shown its sample; `errors` collects page errors.
+ * `before(page)` runs before the page loads (to watch or route its requests).
+ */
+export async function openDemo(ctx, before = async () => {}) {
   const page = await ctx.browser.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e));
+  await before(page);
   await page.goto(ctx.url);
   await page.waitForFunction(() => document.body.dataset.state === 'done');
   return { page, errors };

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { demoBrowser, openDemo } from './demo_browser.js';
+import { runVerification } from './sign_panel.js';
 import { haveFixtures } from '../js/fixtures.js';
 
 const SIGNING = fileURLToPath(new URL('../../../shared/fixtures/signing/', import.meta.url));
@@ -17,16 +18,7 @@ async function verifyFolder(page, folder, fill) {
   await page.setInputFiles('[data-testid=folder-input]', folder);
   await page.waitForSelector('[data-testid=sign-box]:not([hidden])');
   await fill(page);
-  await page.click('[data-testid=sign-verify]');
-  await page.waitForFunction(() =>
-    /^(Verified|Not verified|Cannot)/.test(document.querySelector('[data-testid=sign-status]').textContent),
-  );
-  return {
-    status: await page.textContent('[data-testid=sign-status]'),
-    files: await page.$$eval('[data-testid=sign-file]', (rows) =>
-      rows.map((r) => [...r.cells].map((c) => c.textContent)),
-    ),
-  };
+  return runVerification(page);
 }
 
 describe.skipIf(!HAVE_SIGNING)('the demo verifies a signed folder', () => {

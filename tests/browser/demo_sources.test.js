@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { demoBrowser, openDemo, pickFile } from './demo_browser.js';
+import { dropFolder, folder } from './drop_folder.js';
 import { startServer } from '../js/http_server.js';
 import { pseudoRandomBytes, writeSafetensors } from '../../tools/write_safetensors.js';
 
@@ -41,65 +42,6 @@ function twoShardModel() {
     'model.safetensors.index.json': new TextEncoder().encode(JSON.stringify(index)),
   };
 }
-
-/**
- * Drops a folder on the demo's drop zone as a browser does: the DataTransfer lists the folder
- * as one empty File, and its item's webkitGetAsEntry() gives the directory entry, whose reader
- * hands out children `batch` at a time (Chromium gives at most 100 per call).
- * @param {{ name: string, children?: any[], bytes?: number[] }} tree
- */
-async function dropFolder(page, tree, batch = 2) {
-  await page.evaluate(
-    ({ tree, batch }) => {
-      const entry = (node, parent) => {
-        const fullPath = `${parent}/${node.name}`;
-        if (!node.children)
-          return {
-            isFile: true,
-            isDirectory: false,
-            name: node.name,
-            fullPath,
-            file: (ok) => setTimeout(() => ok(new File([new Uint8Array(node.bytes)], node.name))),
-          };
-        const children = node.children.map((c) => entry(c, fullPath));
-        return {
-          isFile: false,
-          isDirectory: true,
-          name: node.name,
-          fullPath,
-          createReader() {
-            let at = 0;
-            return {
-              readEntries(ok) {
-                setTimeout(() => {
-                  ok(children.slice(at, at + batch));
-                  at += batch;
-                });
-              },
-            };
-          },
-        };
-      };
-      const root = entry(tree, '');
-      const dataTransfer = {
-        items: [{ kind: 'file', type: '', webkitGetAsEntry: () => root }],
-        files: [new File([], tree.name)],
-        types: ['Files'],
-      };
-      const event = new Event('drop', { bubbles: true, cancelable: true });
-      Object.defineProperty(event, 'dataTransfer', { value: dataTransfer });
-      document.body.dataset.state = 'picking';
-      document.getElementById('drop').dispatchEvent(event);
-    },
-    { tree, batch },
-  );
-  await settled(page);
-}
-
-const folder = (name, files) => ({
-  name,
-  children: Object.entries(files).map(([file, bytes]) => ({ name: file, bytes: Array.from(bytes) })),
-});
 
 describe('the demo with dropped folders, failures and races (Chromium)', () => {
   test('a dropped folder holding a sharded model is walked and shown as one model; .git is skipped', async () => {

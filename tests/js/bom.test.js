@@ -3,16 +3,17 @@
 // on models made here and on real files read in place.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, generateKeyPairSync } from 'node:crypto';
 import { mkdtemp, readFile, readdir, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Spec, Validation } from '@cyclonedx/cyclonedx-library';
-import { createModelBom } from '../../web/index.js';
+import { createModelBom, verifyModelSignature } from '../../web/index.js';
 import { PACKAGE_VERSION } from '../../web/provenance/bom.js';
 import { writeSafetensors } from '../../tools/write_safetensors.js';
 import { HAVE_REAL, REAL_DIR } from './fixtures.js';
+import { publicPem, signModel } from './model_signer.js';
 
 const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
 const CLI = fileURLToPath(new URL('../../web/cli/main.js', import.meta.url));
@@ -176,6 +177,31 @@ describe('createModelBom', () => {
     const random = await createModelBom(new Blob([lora]));
     expect(random.serialNumber).toMatch(/^urn:uuid:[0-9a-f-]{36}$/);
     expect(await schemaErrors(random)).toBeNull();
+  });
+
+  test('one file: its component names the file, where the signature of the same file names its resource "."', async () => {
+    const path = join(dir, 'lora', 'watercolor.safetensors');
+    const key = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey;
+    const signature = JSON.stringify(signModel(new Map([['.', lora]]), key));
+    const verification = await verifyModelSignature(path, { signature, publicKey: publicPem(key) });
+    expect(verification).toMatchObject({ verified: true, files: [{ name: '.', status: 'ok' }] });
+    const bom = await createModelBom(path, { ...FIXED, signature: verification });
+    expect(await schemaErrors(bom)).toBeNull();
+    expect(
+      bom.components.map((c) => [
+        c.name,
+        c.hashes[0].content,
+        props(c.properties)['safetensors-wasm:signature:status'],
+      ]),
+    ).toEqual([['watercolor.safetensors', sha256(lora), 'ok']]);
+    expect(props(bom.metadata.component.properties)['safetensors-wasm:signature:verified']).toBe('true');
+    expect(bom.metadata.component.properties.map((p) => p.name)).not.toContain('safetensors-wasm:signature:file');
+    // Bytes without a name: the file is model.safetensors.
+    const unnamed = await createModelBom(new Blob([lora]), FIXED);
+    expect(unnamed.components.map((c) => c.name)).toEqual(['model.safetensors']);
+    // A picked file keeps its own name.
+    const picked = await createModelBom([new File([lora], 'picked.safetensors')], FIXED);
+    expect(picked.components.map((c) => c.name)).toEqual(['picked.safetensors']);
   });
 
   test("PACKAGE_VERSION is package.json's", async () => {

@@ -12,30 +12,10 @@ import { fileURLToPath } from 'node:url';
 import { lookupCivitai, openSafetensors, SafetensorsError } from '../../web/index.js';
 import { writeSafetensors } from '../../tools/write_safetensors.js';
 import { startServer } from './http_server.js';
+import { versionJson } from './civitai_answer.js';
 
 const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
 const CLI = fileURLToPath(new URL('../../web/cli/main.js', import.meta.url));
-
-/** A model version in the documented shape (values of our own). */
-function versionJson(id, modelId, extra = {}) {
-  return {
-    id,
-    modelId,
-    name: 'v2.0',
-    description: null,
-    baseModel: 'SDXL 1.0',
-    baseModelType: 'Standard',
-    air: `urn:air:sdxl:lora:civitai:${modelId}@${id}`,
-    status: 'Published',
-    trainedWords: ['sks style', 'watercolor'],
-    stats: { downloadCount: 10, thumbsUpCount: 2 },
-    model: { name: 'Test Watercolor', type: 'LORA', nsfw: false, poi: false },
-    files: [{ name: 'x.safetensors', hashes: { SHA256: 'AB', AutoV2: 'CD' }, primary: true }],
-    images: [],
-    downloadUrl: `https://civitai.com/api/download/models/${id}`,
-    ...extra,
-  };
-}
 
 const json = (value) => new TextEncoder().encode(JSON.stringify(value));
 

@@ -2,9 +2,8 @@
 // path, picked files, a folder in Node, { index, resolve }), else one file (a Node path to a
 // file is read through node_files.js, which bundles for browsers never load).
 import { isHttpUrl } from '../source/http_fetch.js';
+import { isFileList } from '../source/file_list.js';
 import { isNode } from '../core/platform.js';
-
-const isFileList = (/** @type {unknown} */ source) => typeof FileList !== 'undefined' && source instanceof FileList;
 
 /** @returns {Promise<typeof import('../source/node_files.js')>} */
 export function nodeFiles() {
@@ -18,7 +17,7 @@ export function nodeFiles() {
  */
 export async function kindOf(source) {
   if (isHttpUrl(source)) return new URL(String(source)).pathname.endsWith('.json') ? 'model' : 'file';
-  if (Array.isArray(source) || isFileList(source)) return 'model';
+  if (isFileList(source)) return 'model';
   if (source !== null && typeof source === 'object' && 'index' in source && 'resolve' in source) return 'model';
   if (typeof source === 'string' && isNode()) {
     if (source.endsWith('.json')) return 'model';

@@ -4,62 +4,14 @@
 // signature check. The fields are CycloneDX 1.6's (https://cyclonedx.org/docs/1.6/json/); the
 // package's own facts are properties named `safetensors-wasm:...`.
 import { throwIfAborted } from '../core/abort.js';
-import { openHashPass } from '../hashing/hash_pass.js';
-import { readRanges } from '../source/read_ranges.js';
-import { listBomFiles, openBomFile } from './bom_files.js';
+import { listBomFiles } from './bom_files.js';
+import { hashJobs } from './file_digests.js';
 import { bomCard } from './bom_card.js';
 import { modelComponent, signatureProperties } from './bom_model.js';
 
 /** This package's version, named as the BOM's tool (a test keeps it equal to package.json's). */
 export const PACKAGE_VERSION = '0.1.0';
 export const MODEL_REF = 'model';
-/** Files hashed at once. */
-const FILE_CONCURRENCY = 2;
-
-/**
- * SHA-256 of every file, `FILE_CONCURRENCY` at a time, with progress over all bytes.
- * @param {import('./bom_files.js').BomFile[]} files
- * @param {{ signal?: AbortSignal, onProgress?: (done: number, total: number) => void }} options
- * @returns {Promise<{ sha256: string, size: number }[]>}
- */
-async function hashFiles(files, options) {
-  // Sizes first (for progress), then each file opened while it is hashed: few open at once.
-  const sizes = [];
-  for (const f of files) {
-    const o = await openBomFile(f);
-    sizes.push(o.bytes.size);
-    await o.close();
-  }
-  const total = sizes.reduce((sum, n) => sum + n, 0);
-  let done = 0;
-  /** @type {{ sha256: string, size: number }[]} */
-  const out = new Array(files.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < files.length) {
-      const i = next++;
-      const { bytes, close } = await openBomFile(files[i]);
-      try {
-        const pass = await openHashPass({ size: bytes.size, dataStart: null, file: true, data: false, tensors: null });
-        try {
-          await readRanges(bytes, pass.ranges, { signal: options.signal }, async (chunk, at) => {
-            await pass.push(chunk, at);
-            done += chunk.byteLength;
-            options.onProgress?.(done, total);
-          });
-          out[i] = { sha256: /** @type {string} */ ((await pass.finish()).sha256), size: bytes.size };
-        } finally {
-          pass.close();
-        }
-      } finally {
-        await close();
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(FILE_CONCURRENCY, files.length) }, worker));
-  if (total === 0) options.onProgress?.(0, 0);
-  return out;
-}
 
 /** @param {unknown} options */
 function checkBomOptions(options) {
@@ -83,12 +35,20 @@ function checkBomOptions(options) {
 export async function createModelBom(model, options = {}) {
   const o = checkBomOptions(options);
   throwIfAborted(o.signal);
-  const { modelName, files } = await listBomFiles(model);
-  const hashes = await hashFiles(files, o);
-  const sizes = new Map(files.map((f, i) => [f.name, hashes[i].size]));
+  const { modelName, files, single } = await listBomFiles(model);
+  const digests = await hashJobs(
+    files.map((entry) => ({ entry, shards: null })),
+    o,
+  );
+  const failed = digests.findIndex((d) => d instanceof Error);
+  if (failed >= 0) throw digests[failed];
+  const hashes = files.map((f, i) => ({ sha256: /** @type {string[]} */ (digests[i])[0], size: f.size }));
+  const sizes = new Map(files.map((f) => [f.name, f.size]));
   const card = await bomCard(files, sizes, o);
   throwIfAborted(o.signal);
-  const statuses = new Map((o.signature?.files ?? []).map((f) => [f.name, f.status]));
+  // A signature names a single file's resource "."; here it is the file's component.
+  const signed = (/** @type {string} */ name) => (single && name === '.' ? files[0].name : name);
+  const statuses = new Map((o.signature?.files ?? []).map((f) => [signed(f.name), f.status]));
   const fileComponents = files.map((f, i) => {
     const status = statuses.get(f.name);
     return {

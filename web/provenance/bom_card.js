@@ -2,7 +2,6 @@
 // index (*.safetensors.index.json), else the one .safetensors file (the largest when there are
 // several and no index). Files that are not safetensors give no card.
 import { openSafetensors, openSafetensorsIndex } from '../index.js';
-import { openBomFile } from './bom_files.js';
 
 const INDEX_SUFFIX = '.safetensors.index.json';
 
@@ -14,12 +13,12 @@ const INDEX_SUFFIX = '.safetensors.index.json';
  */
 export async function bomCard(files, sizes, options) {
   const byName = new Map(files.map((f) => [f.name, f]));
-  /** @type {{ close(): Promise<void> }[]} */
+  /** @type {{ close?(): Promise<void> }[]} */
   const opened = [];
   const open = async (/** @type {import('./bom_files.js').BomFile} */ file) => {
-    const o = await openBomFile(file);
-    opened.push(o);
-    return o.bytes;
+    const bytes = await file.open();
+    opened.push(bytes);
+    return bytes;
   };
   try {
     const index = files.find((f) => f.name.endsWith(INDEX_SUFFIX));
@@ -46,6 +45,6 @@ export async function bomCard(files, sizes, options) {
     const st = await openSafetensors(await open(largest), { signal: options.signal });
     return await st.describe({ signal: options.signal });
   } finally {
-    await Promise.all(opened.map((o) => o.close().catch(() => {})));
+    await Promise.all(opened.map((o) => o.close?.().catch(() => {})));
   }
 }

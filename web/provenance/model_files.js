@@ -1,8 +1,12 @@
 // What a model is read from, as one list of files named by their path in the model ("a/b.bin"),
 // or one file (named "." as model_signing names a single-file model). Sources: a Node path
 // (folder or file), a Map from relative name to any source, picked or dropped Files (a folder
-// pick: webkitRelativePath), a FileSystemDirectoryHandle, or any single openSafetensors source.
+// pick: webkitRelativePath), a FileSystemDirectoryHandle, or any single openSafetensors source
+// (an http(s) URL among them). Signature checks and bills of materials both list models here.
+import { isNode } from '../core/platform.js';
 import { toByteSource } from '../source/byte_source.js';
+import { isFileList } from '../source/file_list.js';
+import { isHttpUrl } from '../source/http_fetch.js';
 import { posixName } from './statement.js';
 
 /**
@@ -38,7 +42,8 @@ function fromFiles(files) {
     origin: file,
     open: () => toByteSource(file),
   }));
-  return { modelName: folder ?? '', single: false, entries, symlinks: [] };
+  const modelName = folder ?? (files.length === 1 ? files[0].name : '');
+  return { modelName, single: false, entries, symlinks: [] };
 }
 
 /**
@@ -69,12 +74,6 @@ export function nodeModelFiles() {
   return import(/* @vite-ignore */ /* webpackIgnore: true */ module);
 }
 
-/** @param {unknown} model */
-function isFileList(model) {
-  if (Array.isArray(model)) return true;
-  return typeof FileList !== 'undefined' && model instanceof FileList;
-}
-
 /**
  * The model's files, those under an ignored path left out (folders are not entered).
  * @param {unknown} model
@@ -84,7 +83,7 @@ function isFileList(model) {
  * @throws {TypeError} for what is not a model
  */
 export async function listModel(model, ignored, options) {
-  if (typeof model === 'string') {
+  if (typeof model === 'string' && isNode() && !isHttpUrl(model)) {
     const { listPath } = await nodeModelFiles();
     return listPath(model, ignored, options);
   }

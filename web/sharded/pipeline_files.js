@@ -5,6 +5,7 @@
 import { isNode } from '../core/platform.js';
 import { errorText } from '../core/errors.js';
 import { fetchWhole, isHttpUrl } from '../source/http_source.js';
+import { isFileList } from '../source/file_list.js';
 import { INDEX_LIMIT_BYTES, indexTooLarge, invalidIndex, shardUrl } from './shard_index.js';
 
 export const PIPELINE_INDEX = 'model_index.json';
@@ -140,8 +141,6 @@ async function fromPath(path) {
   };
 }
 
-const isFileList = (/** @type {unknown} */ source) => typeof FileList !== 'undefined' && source instanceof FileList;
-
 /**
  * Whether picked files hold a model_index.json: then they are a pipeline, not one model.
  * @param {File[]} files
@@ -157,7 +156,7 @@ export function holdsPipeline(files) {
  */
 export async function isPipelineSource(source) {
   if (isHttpUrl(source)) return new URL(String(source)).pathname.endsWith(`/${PIPELINE_INDEX}`);
-  if (Array.isArray(source) || isFileList(source)) return holdsPipeline([.../** @type {Iterable<File>} */ (source)]);
+  if (isFileList(source)) return holdsPipeline([.../** @type {Iterable<File>} */ (source)]);
   if (typeof source === 'string' && isNode()) {
     const nodeFiles = '../source/node_files.js';
     /** @type {typeof import('../source/node_files.js')} */
@@ -176,7 +175,7 @@ export async function isPipelineSource(source) {
  */
 export async function locatePipeline(source, options) {
   if (isHttpUrl(source)) return fromUrl(/** @type {string | URL} */ (source), options);
-  if (Array.isArray(source) || isFileList(source)) {
+  if (isFileList(source)) {
     const files = [.../** @type {Iterable<File>} */ (source)];
     if (!files.every((f) => f instanceof Blob && typeof f.name === 'string'))
       throw new TypeError('every picked file must be a File');

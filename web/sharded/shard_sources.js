@@ -4,6 +4,7 @@
 // for openSafetensors. Only the index is read here.
 import { isNode } from '../core/platform.js';
 import { fetchWhole, isHttpUrl } from '../source/http_source.js';
+import { isFileList } from '../source/file_list.js';
 import { INDEX_LIMIT_BYTES, indexTooLarge, invalidIndex, parseIndex, shardUrl } from './shard_index.js';
 import { PIPELINE_INDEX, holdsPipeline } from './pipeline_files.js';
 import { CONFIG_LIMIT_BYTES, blobBytes, configTooLarge, readConfigFile } from './model_config.js';
@@ -192,8 +193,6 @@ function fromParts(source) {
   })();
 }
 
-const isFileList = (/** @type {unknown} */ source) => typeof FileList !== 'undefined' && source instanceof FileList;
-
 /**
  * @param {unknown} source see openSafetensorsIndex
  * @param {import('../source/http_fetch.js').FetchOptions} options
@@ -201,7 +200,7 @@ const isFileList = (/** @type {unknown} */ source) => typeof FileList !== 'undef
  */
 export async function locateModel(source, options) {
   if (isHttpUrl(source)) return fromUrl(/** @type {string | URL} */ (source), options);
-  if (Array.isArray(source) || isFileList(source)) return fromFiles([.../** @type {Iterable<File>} */ (source)]);
+  if (isFileList(source)) return fromFiles([.../** @type {Iterable<File>} */ (source)]);
   if (typeof source === 'string') {
     if (!isNode())
       throw new TypeError(
