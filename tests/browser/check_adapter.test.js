@@ -4,7 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { demoBrowser, openDemo } from './demo_browser.js';
+import { demoBrowser, openDemo, pickInPage } from './demo_browser.js';
 import { checkAdapter } from '../../web/index.js';
 import { bases } from '../js/adapter_bases.js';
 import { headerOnly } from '../js/header_only.js';
@@ -33,14 +33,7 @@ describe.runIf(HAVE_REAL)('checkAdapter in Chromium', () => {
     await writeFile(sd15, headerOnly(bases.sd15Ldm()));
     await writeFile(sdxl, headerOnly(bases.sdxlLdm()));
     const { page, errors } = await openDemo(demo);
-    await page.evaluate(() => {
-      const input = document.createElement('input');
-      input.type = 'file';
-      input.multiple = true;
-      input.dataset.testid = 'two-files';
-      document.body.append(input);
-    });
-    await page.setInputFiles('[data-testid=two-files]', [LOKR, sdxl]);
+    await pickInPage(page, [LOKR, sdxl]);
     // A string, not a function: Vitest rewrites import() inside functions it compiles.
     const inPage = await page.evaluate(`(async () => {
       const { checkAdapter } = await import('/web/index.js');

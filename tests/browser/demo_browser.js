@@ -50,3 +50,16 @@ export async function pickFile(page, path) {
   await page.setInputFiles('[data-testid=file-input]', path);
   await page.waitForFunction(() => document.body.dataset.state === 'done' || document.body.dataset.state === 'error');
 }
+
+/** Adds a multiple-file input to the page and picks `paths` with it; the page's script reads
+ * them as `document.querySelector('[data-testid=two-files]').files`. */
+export async function pickInPage(page, paths) {
+  await page.evaluate(() => {
+    const input = document.createElement('input');
+    input.type = 'file';
+    input.multiple = true;
+    input.dataset.testid = 'two-files';
+    document.body.append(input);
+  });
+  await page.setInputFiles('[data-testid=two-files]', paths);
+}

@@ -6,22 +6,13 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { demoBrowser, openDemo, pickFile } from './demo_browser.js';
 import { writeSafetensors } from '../../tools/write_safetensors.js';
+import { LLAMA31_8B } from '../js/model_configs.js';
 
 const demo = demoBrowser('stw-card-memory-');
 const text = (page, testid) => page.textContent(`[data-testid=${testid}]`);
 
-// jeevanchaps/Meta-Llama3.1-8B-Instruct-assessment, config.json @ 3c36ac64c04b: the sizes the
-// KV cache needs (32 layers, 8 key/value heads, head_dim 128), torch_dtype set to bfloat16.
-const LLAMA3_8B_CONFIG = {
-  architectures: ['LlamaForCausalLM'],
-  head_dim: 128,
-  hidden_size: 4096,
-  model_type: 'llama',
-  num_attention_heads: 32,
-  num_hidden_layers: 32,
-  num_key_value_heads: 8,
-  torch_dtype: 'bfloat16',
-};
+// Llama 3.1 8B's sizes, its torch_dtype set to bfloat16.
+const LLAMA3_8B_CONFIG = { ...LLAMA31_8B, torch_dtype: 'bfloat16' };
 
 /** A folder with one BF16 shard of Llama names, its index and `config` as config.json. */
 async function modelFolder(name, config) {

@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { demoBrowser, openDemo } from './demo_browser.js';
+import { demoBrowser, openDemo, pickInPage } from './demo_browser.js';
 import { diffSafetensors, serializeSafetensors } from '../../web/index.js';
 
 const demo = demoBrowser('stw-browser-diff-');
@@ -29,17 +29,7 @@ describe('diff in Chromium', () => {
     await writeFile(join(demo.dir, 'a.safetensors'), a);
     await writeFile(join(demo.dir, 'b.safetensors'), b);
     const { page, errors } = await openDemo(demo);
-    await page.evaluate(() => {
-      const input = document.createElement('input');
-      input.type = 'file';
-      input.multiple = true;
-      input.dataset.testid = 'two-files';
-      document.body.append(input);
-    });
-    await page.setInputFiles('[data-testid=two-files]', [
-      join(demo.dir, 'a.safetensors'),
-      join(demo.dir, 'b.safetensors'),
-    ]);
+    await pickInPage(page, [join(demo.dir, 'a.safetensors'), join(demo.dir, 'b.safetensors')]);
     // A string, not a function: Vitest rewrites import() inside functions it compiles.
     const inPage = await page.evaluate(`(async () => {
       const { diffSafetensors } = await import('/web/index.js');

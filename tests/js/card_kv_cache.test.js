@@ -15,23 +15,11 @@ import { configOnce } from '../../web/sharded/model_config.js';
 import { writeSafetensors } from '../../tools/write_safetensors.js';
 import { startServer } from './http_server.js';
 import { run } from './cli_run.js';
+import { LLAMA31_8B } from './model_configs.js';
 
 const { tables } = await initSafetensors();
 const bits = (/** @type {string} */ name) => tables.dtypes.find((d) => d.name === name)?.bits ?? null;
 
-// jeevanchaps/Meta-Llama3.1-8B-Instruct-assessment, config.json @ 3c36ac64c04b (Llama-3.1-8B-Instruct,
-// the Llama 3 8B sizes: 32 layers, 32 heads, 8 key/value heads of 128; saved as float16).
-const LLAMA31_8B = {
-  architectures: ['LlamaForCausalLM'],
-  head_dim: 128,
-  hidden_size: 4096,
-  model_type: 'llama',
-  num_attention_heads: 32,
-  num_hidden_layers: 32,
-  num_key_value_heads: 8,
-  torch_dtype: 'float16',
-  vocab_size: 128256,
-};
 // CesarChaMal/Wizard-Vicuna-30B-Uncensored-GPTQ, config.json @ 3af62c796031 (LLaMA 30B: no
 // num_key_value_heads, so one per head; no head_dim, so 6656 / 52 = 128).
 const WIZARD_VICUNA_30B = {

@@ -1,0 +1,15 @@
+// config.json facts of real models, for the KV cache tests (Node and Chromium).
+
+// jeevanchaps/Meta-Llama3.1-8B-Instruct-assessment, config.json @ 3c36ac64c04b (Llama-3.1-8B-Instruct,
+// the Llama 3 8B sizes: 32 layers, 32 heads, 8 key/value heads of 128; saved as float16).
+export const LLAMA31_8B = {
+  architectures: ['LlamaForCausalLM'],
+  head_dim: 128,
+  hidden_size: 4096,
+  model_type: 'llama',
+  num_attention_heads: 32,
+  num_hidden_layers: 32,
+  num_key_value_heads: 8,
+  torch_dtype: 'float16',
+  vocab_size: 128256,
+};
