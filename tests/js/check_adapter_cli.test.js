@@ -50,5 +50,8 @@ describe('safetensors-wasm check-adapter', () => {
     const broken = await cli(['check-adapter', lora, '--base', join(dir, 'broken.safetensors')]);
     expect(broken.code).toBe(2);
     expect(broken.stderr).toMatch(/^check-adapter: the base's header cannot be used/);
+    const missing = await cli(['check-adapter', join(dir, 'missing.safetensors'), '--base', lora]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^check-adapter: cannot read .*missing\.safetensors: .*no such file/i);
   });
 });

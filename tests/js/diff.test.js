@@ -204,7 +204,8 @@ describe('safetensors-wasm diff', () => {
       (e) => e,
     );
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/^diff: .*no such file/i);
+    // The ReadError's words (a typed error, not Node's bare ENOENT).
+    expect(missing.stderr).toMatch(/^diff: cannot read \/nonexistent\/a\.safetensors: .*no such file/i);
     const misuse = await run('node', [CLI, 'diff', 'only-one']).catch((e) => e);
     expect(misuse.code).toBe(2);
   });

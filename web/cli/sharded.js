@@ -1,11 +1,12 @@
 // The CLI's sharded models and diffusers pipelines (web/cli/main.js): an argument that is an index
 // (a .json path or URL) or a folder is opened with openSafetensorsIndex, or, when it holds a
 // model_index.json, with openSafetensorsPipeline; these give its report and its text.
-import { readdir, stat } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isHttpUrl } from '../source/http_source.js';
 import { counted, hashLines, printable } from './text.js';
 import { locateModel } from '../sharded/shard_sources.js';
+import { sourceKind } from '../source/source_kind.js';
 
 /**
  * A shard in a model's report: its verdict, and with validate --scan-data / --hash its scan and hashes.
@@ -29,13 +30,7 @@ import { locateModel } from '../sharded/shard_sources.js';
  * @param {string} arg
  */
 export async function isModelArgument(arg) {
-  if (isHttpUrl(arg)) return /\.json(?:[?#]|$)/i.test(arg);
-  if (arg.endsWith('.json')) return true;
-  try {
-    return (await stat(arg)).isDirectory();
-  } catch {
-    return false;
-  }
+  return (await sourceKind(arg)) === 'model';
 }
 
 // How transformers and diffusers name the shards of one checkpoint: NAME-00001-of-00003.safetensors.

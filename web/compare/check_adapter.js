@@ -6,7 +6,7 @@ import { SafetensorsError } from '../core/errors.js';
 import { throwIfAborted } from '../core/abort.js';
 import { readSource, verdictOf } from '../file/validate.js';
 import { writeHeaderTable } from '../header/header_table_writer.js';
-import { kindOf, nodeFiles } from './open_side.js';
+import { sourceKind } from '../source/source_kind.js';
 
 /** @typedef {import('../index.js').CheckAdapterOptions} CheckAdapterOptions */
 /** @typedef {import('../index.js').CheckAdapterResult} CheckAdapterResult */
@@ -41,10 +41,8 @@ async function headerTableOf(side, which, options, openIndex) {
   const write = (/** @type {{ tensors: TensorLike[], metadata: unknown }} */ m) =>
     writeHeaderTable(m.tensors, textMetadata(m.metadata), core.tables.dtypes);
   if (isOpened(side)) return write(side);
-  const kind = await kindOf(side);
-  if (kind === 'model') return write(await openIndex(/** @type {any} */ (side), options));
-  const input = kind === 'path' ? await (await nodeFiles()).pathSource(/** @type {string} */ (side)) : side;
-  const { header } = await readSource(/** @type {any} */ (input), options);
+  if ((await sourceKind(side)) === 'model') return write(await openIndex(/** @type {any} */ (side), options));
+  const { header } = await readSource(/** @type {any} */ (side), options);
   if (header.table && header.tensors.length > 0) return header.table;
   const { referenceError, findings } = verdictOf(header);
   // What the file is instead (a Git LFS pointer, a pickle) says more than the length it fails on.

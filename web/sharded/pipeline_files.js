@@ -7,6 +7,7 @@ import { errorText } from '../core/errors.js';
 import { fetchWhole, isHttpUrl } from '../source/http_source.js';
 import { isFileList } from '../source/file_list.js';
 import { INDEX_LIMIT_BYTES, indexTooLarge, invalidIndex, shardUrl } from './shard_index.js';
+import { nodeFiles } from '../source/node_import.js';
 
 export const PIPELINE_INDEX = 'model_index.json';
 
@@ -103,10 +104,7 @@ async function fromFiles(files) {
  * @returns {Promise<PipelineFiles>}
  */
 async function fromPath(path) {
-  // A variable specifier keeps bundlers from following this import into node:fs.
-  const nodeFiles = '../source/node_files.js';
-  /** @type {typeof import('../source/node_files.js')} */
-  const node = await import(/* @vite-ignore */ /* webpackIgnore: true */ nodeFiles);
+  const node = await nodeFiles();
   const what = await node.describePath(path).catch((/** @type {unknown} */ cause) => {
     throw invalidIndex(`cannot read ${path}: ${errorText(cause)}`, cause);
   });
@@ -158,9 +156,7 @@ export async function isPipelineSource(source) {
   if (isHttpUrl(source)) return new URL(String(source)).pathname.endsWith(`/${PIPELINE_INDEX}`);
   if (isFileList(source)) return holdsPipeline([.../** @type {Iterable<File>} */ (source)]);
   if (typeof source === 'string' && isNode()) {
-    const nodeFiles = '../source/node_files.js';
-    /** @type {typeof import('../source/node_files.js')} */
-    const node = await import(/* @vite-ignore */ /* webpackIgnore: true */ nodeFiles);
+    const node = await nodeFiles();
     if (source.endsWith(PIPELINE_INDEX)) return true;
     const what = await node.describePath(source).catch(() => null);
     return Boolean(what?.folder && what.files.includes(PIPELINE_INDEX));

@@ -8,6 +8,7 @@ import { isFileList } from '../source/file_list.js';
 import { INDEX_LIMIT_BYTES, indexTooLarge, invalidIndex, parseIndex, shardUrl } from './shard_index.js';
 import { PIPELINE_INDEX, holdsPipeline } from './pipeline_files.js';
 import { CONFIG_LIMIT_BYTES, blobBytes, configTooLarge, readConfigFile } from './model_config.js';
+import { nodeFiles } from '../source/node_import.js';
 
 const isPipeline = (/** @type {string} */ where) =>
   invalidIndex(
@@ -144,10 +145,7 @@ async function fromFiles(files) {
  * @returns {Promise<ModelFiles>}
  */
 async function fromPath(path) {
-  // A variable specifier keeps bundlers from following this import into node:fs.
-  const nodeFiles = '../source/node_files.js';
-  /** @type {typeof import('../source/node_files.js')} */
-  const node = await import(/* @vite-ignore */ /* webpackIgnore: true */ nodeFiles);
+  const node = await nodeFiles();
   let what;
   try {
     what = await node.describePath(path);

@@ -6,6 +6,7 @@ import { errorText, readError } from '../core/errors.js';
 import { fromUrl, isHttpUrl } from './http_source.js';
 import { fromBlob } from './blob_source.js';
 import { isNode } from '../core/platform.js';
+import { nodeFiles } from './node_import.js';
 
 /**
  * A source as every reader sees it (toByteSource's result). `read` resolves to exactly
@@ -142,9 +143,7 @@ function describe(value) {
  * @returns {Promise<ByteSource>}
  */
 async function fromPath(location) {
-  const nodeFiles = './node_files.js';
-  /** @type {typeof import('./node_files.js')} */
-  const node = await import(/* @vite-ignore */ /* webpackIgnore: true */ nodeFiles);
+  const node = await nodeFiles();
   const text = String(location);
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text) && !text.startsWith('file:'))
     throw new TypeError(`expected a path, a file: URL or an http(s) URL, got ${JSON.stringify(text.slice(0, 100))}`);
