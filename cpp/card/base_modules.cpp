@@ -5,6 +5,7 @@
 #include <array>
 #include <utility>
 
+#include "card/flux_names.h"
 #include "card/unet_names.h"
 
 namespace safetensors {
@@ -98,14 +99,19 @@ BaseModules::BaseModules(std::span<const TensorView> tensors) {
       }
     }
     parts_ |= 1U << static_cast<int>(part);
-    const BaseWeight weight{i, 0, 1, module};
+    const BaseWeight weight{i, 0, 0, module};
+    const std::span<const std::uint64_t> shape = tensors[i].shape;
     if (fused) {
-      for (std::uint32_t k = 0; k < 3; ++k) {
-        if (const auto hf = clip_fused_part(inner, static_cast<int>(k))) add(part, *hf, {i, k, 3, module});
+      const std::uint64_t third = shape.empty() ? 0 : shape[0] / 3;
+      for (std::uint32_t k = 0; k < 3 && third > 0; ++k) {
+        if (const auto hf = clip_fused_part(inner, static_cast<int>(k))) add(part, *hf, {i, k * third, third, module});
       }
       continue;
     }
     add(part, inner, weight);
+    if (part == ModelPart::Whole || part == ModelPart::Unet) {
+      for (const FluxRows& f : flux_bfl_to_diffusers(inner, shape)) add(part, f.diffusers, {i, f.offset, f.rows, module});
+    }
     if (part == ModelPart::Unet || (part == ModelPart::Whole && starts_with_any(inner, kLdmUnet))) {
       if (const auto other = unet_ldm_to_diffusers(inner)) add(part, *other, weight);
     }

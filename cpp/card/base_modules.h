@@ -21,12 +21,12 @@ enum class ModelPart : std::uint8_t { Whole, Unet, TextEncoder, TextEncoder2, Te
 /// @brief A part's name for people ("unet", "text_encoder_2"; "model" for Whole).
 std::string_view part_name(ModelPart part);
 
-/// @brief The weight an adapted module changes: a base tensor, or one of `of` equal row slices of
-/// it (a fused q, k, v projection).
+/// @brief The weight an adapted module changes: a base tensor, or `rows` of its rows from
+/// `row_offset` (a part of a fused weight: open_clip's q, k, v; FLUX's qkv and linear1).
 struct BaseWeight {
   std::uint32_t tensor = 0;
-  std::uint32_t slice = 0;
-  std::uint32_t of = 1;
+  std::uint64_t row_offset = 0;
+  std::uint64_t rows = 0;   ///< 0: the whole weight
   std::string_view module;  ///< the base's name for the module (tensor name without `.weight`)
 };
 
