@@ -170,7 +170,9 @@ AdapterCheck check_adapter(std::span<const TensorView> adapter, const Metadata& 
                                                        "): its shape does not give the layer's in and out"});
       continue;
     }
-    const WeightShape shape{base[w.tensor].shape, w.row_offset, w.rows, base[w.tensor].name};
+    const bool stacked = !w.stacked_shape.empty();
+    const WeightShape shape{stacked ? w.stacked_shape : base[w.tensor].shape, w.row_offset, w.rows,
+                            stacked ? w.stacked_name : base[w.tensor].name};
     std::string why = shape_mismatch(m.parts, shape);
     if (why.empty()) {
       ++out.matched;

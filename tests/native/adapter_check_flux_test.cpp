@@ -8,6 +8,8 @@
 // (the same figures, and the BFL weights each diffusers weight is cut from).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "card/adapter_check.h"
 #include "card/flux_names.h"
 #include "card_test_support.h"
@@ -59,45 +61,77 @@ std::vector<T> flux_bfl() {
   return out;
 }
 
+struct Linear {
+  std::string module;
+  std::uint64_t in, out;
+};
+
 void add_lora(std::vector<T>& out, const std::string& module, std::uint64_t in, std::uint64_t o, std::uint64_t r = 16) {
   out.push_back({"transformer." + module + ".lora_A.weight", {r, in}});
   out.push_back({"transformer." + module + ".lora_B.weight", {o, r}});
 }
 
-// A diffusers FLUX LoRA on every linear module of FluxTransformer2DModel, with the shapes of
-// diffusers' nn.Linear layers (in, out), as diffusers' and ai-toolkit's trainers write it.
-std::vector<T> flux_diffusers_lora() {
+// Every linear module of diffusers' FluxTransformer2DModel, with the shapes of its nn.Linear
+// layers (in, out).
+std::vector<Linear> flux_diffusers_linears() {
   const std::uint64_t h = kHidden;
-  std::vector<T> out;
+  std::vector<Linear> out;
   for (int b = 0; b < 19; ++b) {
     const std::string p = "transformer_blocks." + std::to_string(b) + ".";
     for (const char* m : {"attn.to_q", "attn.to_k", "attn.to_v", "attn.add_q_proj", "attn.add_k_proj",
                           "attn.add_v_proj", "attn.to_out.0", "attn.to_add_out"})
-      add_lora(out, p + m, h, h);
+      out.push_back({p + m, h, h});
     for (const char* ff : {"ff", "ff_context"}) {
-      add_lora(out, p + ff + ".net.0.proj", h, kMlp);
-      add_lora(out, p + ff + ".net.2", kMlp, h);
+      out.push_back({p + ff + ".net.0.proj", h, kMlp});
+      out.push_back({p + ff + ".net.2", kMlp, h});
     }
-    add_lora(out, p + "norm1.linear", h, 6 * h);
-    add_lora(out, p + "norm1_context.linear", h, 6 * h);
+    out.push_back({p + "norm1.linear", h, 6 * h});
+    out.push_back({p + "norm1_context.linear", h, 6 * h});
   }
   for (int b = 0; b < 38; ++b) {
     const std::string p = "single_transformer_blocks." + std::to_string(b) + ".";
-    for (const char* m : {"attn.to_q", "attn.to_k", "attn.to_v"}) add_lora(out, p + m, h, h);
-    add_lora(out, p + "proj_mlp", h, kMlp);
-    add_lora(out, p + "proj_out", h + kMlp, h);
-    add_lora(out, p + "norm.linear", h, 3 * h);
+    for (const char* m : {"attn.to_q", "attn.to_k", "attn.to_v"}) out.push_back({p + m, h, h});
+    out.push_back({p + "proj_mlp", h, kMlp});
+    out.push_back({p + "proj_out", h + kMlp, h});
+    out.push_back({p + "norm.linear", h, 3 * h});
   }
-  add_lora(out, "x_embedder", 64, h);
-  add_lora(out, "context_embedder", 4096, h);
-  add_lora(out, "proj_out", h, 64);
-  add_lora(out, "norm_out.linear", h, 2 * h);
+  out.push_back({"x_embedder", 64, h});
+  out.push_back({"context_embedder", 4096, h});
+  out.push_back({"proj_out", h, 64});
+  out.push_back({"norm_out.linear", h, 2 * h});
   for (const char* e : {"timestep_embedder", "guidance_embedder"}) {
-    add_lora(out, std::string("time_text_embed.") + e + ".linear_1", 256, h);
-    add_lora(out, std::string("time_text_embed.") + e + ".linear_2", h, h);
+    out.push_back({std::string("time_text_embed.") + e + ".linear_1", 256, h});
+    out.push_back({std::string("time_text_embed.") + e + ".linear_2", h, h});
   }
-  add_lora(out, "time_text_embed.text_embedder.linear_1", 768, h);
-  add_lora(out, "time_text_embed.text_embedder.linear_2", h, h);
+  out.push_back({"time_text_embed.text_embedder.linear_1", 768, h});
+  out.push_back({"time_text_embed.text_embedder.linear_2", h, h});
+  return out;
+}
+
+// A diffusers FLUX LoRA on all of them, as diffusers' and ai-toolkit's trainers write it.
+std::vector<T> flux_diffusers_lora() {
+  std::vector<T> out;
+  for (const Linear& l : flux_diffusers_linears()) add_lora(out, l.module, l.in, l.out);
+  return out;
+}
+
+// A diffusers-format FLUX transformer (transformer/diffusion_pytorch_model-*.safetensors).
+std::vector<T> flux_diffusers() {
+  std::vector<T> out;
+  for (const Linear& l : flux_diffusers_linears()) out.push_back({l.module + ".weight", {l.out, l.in}});
+  return out;
+}
+
+// A kohya FLUX LoRA (BFL's names, '.' written '_') on every linear weight of a BFL checkpoint.
+std::vector<T> flux_kohya_lora() {
+  std::vector<T> out;
+  for (const T& t : flux_bfl()) {
+    if (t.shape.size() != 2) continue;
+    std::string m = "lora_unet_" + t.name.substr(0, t.name.size() - 7);
+    std::replace(m.begin(), m.end(), '.', '_');
+    out.push_back({m + ".lora_down.weight", {16, t.shape[1]}});
+    out.push_back({m + ".lora_up.weight", {t.shape[0], 16}});
+  }
   return out;
 }
 
@@ -169,6 +203,31 @@ TEST(AdapterCheckFlux, WrongWidthsAndMissingBlocksSayWhy) {
   EXPECT_EQ(c.unmatched[4].key, "transformer.transformer_blocks.19.attn.to_q");
   EXPECT_NE(reason(4).find("held in BFL's layout by double_blocks.19.img_attn.qkv.weight"), std::string::npos)
       << reason(4);
+}
+
+TEST(AdapterCheckFlux, KohyaBflLoraFitsDiffusersTransformer) {
+  const AdapterCheck c = check(flux_kohya_lora(), flux_diffusers());
+  for (const auto& m : c.unmatched) ADD_FAILURE() << m.key << ": " << m.reason;
+  EXPECT_TRUE(c.compatible());
+  EXPECT_EQ(c.modules, 10u + 19 * 2 * 5 + 38 * 3);
+  EXPECT_EQ(c.base_format, "diffusers");
+  // A single block whose MLP is 3 x 3072 wide, and a double block without its to_v.
+  std::vector<T> base = flux_diffusers();
+  for (T& t : base) {
+    if (t.name == "single_transformer_blocks.0.proj_mlp.weight") t.shape = {3 * kHidden, kHidden};
+  }
+  std::erase_if(base, [](const T& t) { return t.name == "transformer_blocks.0.attn.to_v.weight"; });
+  const AdapterCheck wrong = check(flux_kohya_lora(), base);
+  EXPECT_EQ(wrong.matched, wrong.modules - 2);
+  ASSERT_EQ(wrong.unmatched.size(), 2u);
+  EXPECT_EQ(wrong.unmatched[0].key, "lora_unet_double_blocks_0_img_attn_qkv");
+  EXPECT_NE(wrong.unmatched[0].reason.find("no module of the base's model is named double_blocks_0_img_attn_qkv"),
+            std::string::npos)
+      << wrong.unmatched[0].reason;
+  EXPECT_EQ(wrong.unmatched[1].reason,
+            "lora_up.weight [21504, 16] gives 21504 outputs; the base's single_transformer_blocks.0.attn.to_q.weight, "
+            "single_transformer_blocks.0.attn.to_k.weight, single_transformer_blocks.0.attn.to_v.weight, "
+            "single_transformer_blocks.0.proj_mlp.weight (stacked) [18432, 3072] has 18432");
 }
 
 }  // namespace
