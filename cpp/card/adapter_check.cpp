@@ -83,12 +83,14 @@ Lookup find_module(const BaseModules& base, std::string_view key) {
   if (base.format() == "bfl") {
     if (const auto bfl = flux_diffusers_to_bfl(inner)) {
       return {{},
-              "no module of the base is named " + std::string(inner) + " (diffusers' FLUX name, held in BFL's layout by " +
-                  bfl->bfl + ".weight, which the base does not have)"};
+              "no module of the base is named " + std::string(inner) +
+                  " (diffusers' FLUX name, held in BFL's layout by " + bfl->bfl +
+                  ".weight, which the base does not have)"};
     }
     if (inner.starts_with("transformer_blocks.") || inner.starts_with("single_transformer_blocks.")) {
-      return {{}, "no module of the base is named " + std::string(inner) +
-                      " (a diffusers FLUX name with no counterpart in BFL's layout: not a weight BFL's checkpoints hold)"};
+      return {{},
+              "no module of the base is named " + std::string(inner) +
+                  " (a diffusers FLUX name with no counterpart in BFL's layout: not a weight BFL's checkpoints hold)"};
     }
   }
   return {{},

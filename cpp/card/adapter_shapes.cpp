@@ -34,7 +34,8 @@ class Checker {
     out_ = w.rows ? w.rows : dim(w.shape, 0);
     in_ = dim(w.shape, 1);
     in_total_ = w.shape.size() >= 2 ? product(w.shape.subspan(1)) : 0;
-    if (conv1d_name(w.name) && w.shape.size() == 2 && w.rows == 0) std::swap(out_, in_), in_total_ = in_, conv1d_ = true;
+    if (conv1d_name(w.name) && w.shape.size() == 2 && w.rows == 0)
+      std::swap(out_, in_), in_total_ = in_, conv1d_ = true;
   }
 
   std::string check(std::span<const ModulePart> parts) {

@@ -138,7 +138,8 @@ BaseModules::BaseModules(std::span<const TensorView> tensors) {
     }
     add(part, inner, weight);
     if (part == ModelPart::Whole || part == ModelPart::Unet) {
-      for (const FluxRows& f : flux_bfl_to_diffusers(inner, shape)) add(part, f.diffusers, {i, f.offset, f.rows, module});
+      for (const FluxRows& f : flux_bfl_to_diffusers(inner, shape))
+        add(part, f.diffusers, {i, f.offset, f.rows, module});
       if (const auto bfl = flux_diffusers_to_bfl(inner)) {
         if (bfl->parts == 1) {
           add(part, bfl->bfl, weight);

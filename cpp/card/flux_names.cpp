@@ -131,7 +131,8 @@ std::optional<FluxPart> flux_diffusers_to_bfl(std::string_view diffusers) {
   if (!at) return std::nullopt;
   for (const Entry& e : at->block->entries) {
     for (int i = 0; i < parts_of(e.fused); ++i) {
-      if (e.diffusers[i] == at->rest) return FluxPart{in_block(at->block->bfl, at->number, e.bfl), i, parts_of(e.fused)};
+      if (e.diffusers[i] == at->rest)
+        return FluxPart{in_block(at->block->bfl, at->number, e.bfl), i, parts_of(e.fused)};
     }
   }
   return std::nullopt;

@@ -173,11 +173,17 @@ TEST(AdapterCheckFlux, DiffusersLoraFitsBflCheckpoint) {
   std::vector<T> comfy = flux_bfl();
   for (T& t : comfy) t.name = "model.diffusion_model." + t.name;
   EXPECT_TRUE(check(flux_diffusers_lora(), comfy).compatible());
+  // kohya's format with diffusers' names, '.' written '_'.
+  const std::string m = "lora_transformer_single_transformer_blocks_3_proj_mlp";
+  const AdapterCheck kohya =
+      check({{m + ".lora_down.weight", {8, kHidden}}, {m + ".lora_up.weight", {kMlp, 8}}}, comfy);
+  EXPECT_TRUE(kohya.compatible());
+  EXPECT_EQ(kohya.adapter_format, "kohya");
 }
 
 TEST(AdapterCheckFlux, WrongWidthsAndMissingBlocksSayWhy) {
   std::vector<T> lora;
-  add_lora(lora, "single_transformer_blocks.0.attn.to_k", kHidden, 2048);  // out for another hidden size
+  add_lora(lora, "single_transformer_blocks.0.attn.to_k", kHidden, 2048);        // out for another hidden size
   add_lora(lora, "single_transformer_blocks.0.proj_mlp", kHidden, 3 * kHidden);  // mlp ratio 3
   add_lora(lora, "single_transformer_blocks.0.proj_out", kHidden + 3 * kHidden, kHidden);
   add_lora(lora, "transformer_blocks.0.attn.add_q_proj", 2048, kHidden);
