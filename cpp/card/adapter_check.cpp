@@ -9,6 +9,7 @@
 #include "card/adapter_modules.h"
 #include "card/adapter_shapes.h"
 #include "card/base_modules.h"
+#include "card/flux_names.h"
 #include "card/json_writer.h"
 
 namespace safetensors {
@@ -79,10 +80,18 @@ Lookup find_module(const BaseModules& base, std::string_view key) {
   }
   if (auto w = base.find_unwrapped(ModelPart::Whole, inner)) return {w, {}};
   if (part && !base.has(*part) && !base.has(ModelPart::Whole)) return {{}, "the base has no " + std::string(component)};
-  if (base.format() == "bfl" &&
-      (inner.starts_with("transformer_blocks.") || inner.starts_with("single_transformer_blocks."))) {
-    return {{},
-            "not supported: diffusers' FLUX names (transformer_blocks...) are not mapped to BFL's (double_blocks...)"};
+  if (base.format() == "bfl") {
+    if (const auto bfl = flux_diffusers_to_bfl(inner)) {
+      return {{},
+              "no module of the base is named " + std::string(inner) +
+                  " (diffusers' FLUX name, held in BFL's layout by " + bfl->bfl +
+                  ".weight, which the base does not have)"};
+    }
+    if (inner.starts_with("transformer_blocks.") || inner.starts_with("single_transformer_blocks.")) {
+      return {{},
+              "no module of the base is named " + std::string(inner) +
+                  " (a diffusers FLUX name with no counterpart in BFL's layout: not a weight BFL's checkpoints hold)"};
+    }
   }
   return {{},
           "no module of the base is named " + std::string(inner) + " (the base is " + std::string(base.format()) + ")"};
@@ -163,7 +172,9 @@ AdapterCheck check_adapter(std::span<const TensorView> adapter, const Metadata& 
                                                        "): its shape does not give the layer's in and out"});
       continue;
     }
-    const WeightShape shape{base[w.tensor].shape, w.of, base[w.tensor].name};
+    const bool stacked = !w.stacked_shape.empty();
+    const WeightShape shape{stacked ? w.stacked_shape : base[w.tensor].shape, w.row_offset, w.rows,
+                            stacked ? w.stacked_name : base[w.tensor].name};
     std::string why = shape_mismatch(m.parts, shape);
     if (why.empty()) {
       ++out.matched;

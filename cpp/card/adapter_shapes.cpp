@@ -31,10 +31,11 @@ std::string_view part_label(const ModulePart& p) {
 class Checker {
  public:
   explicit Checker(const WeightShape& w) : w_(w) {
-    out_ = dim(w.shape, 0) / (w.of ? w.of : 1);
+    out_ = w.rows ? w.rows : dim(w.shape, 0);
     in_ = dim(w.shape, 1);
     in_total_ = w.shape.size() >= 2 ? product(w.shape.subspan(1)) : 0;
-    if (conv1d_name(w.name) && w.shape.size() == 2 && w.of == 1) std::swap(out_, in_), in_total_ = in_, conv1d_ = true;
+    if (conv1d_name(w.name) && w.shape.size() == 2 && w.rows == 0)
+      std::swap(out_, in_), in_total_ = in_, conv1d_ = true;
   }
 
   std::string check(std::span<const ModulePart> parts) {
@@ -119,7 +120,7 @@ class Checker {
     return false;
   }
   void transpose_if_conv1d(std::span<const ModulePart> parts) {
-    if (conv1d_ || w_.shape.size() != 2 || w_.of != 1 || out_ == in_) return;
+    if (conv1d_ || w_.shape.size() != 2 || w_.rows != 0 || out_ == in_) return;
     std::uint64_t in = 0, out = 0;
     for (const ModulePart& p : parts) {
       if (p.part->role == PartRole::Down) in = dim(p.shape, 1);
@@ -141,7 +142,9 @@ class Checker {
   std::string base_text() const {
     std::string s = "the base's " + std::string(w_.name) + " " + shape_text(w_.shape);
     if (conv1d_) s += " (a Conv1D weight, [in, out])";
-    if (w_.of > 1) s += " (one of " + std::to_string(w_.of) + " fused parts: " + std::to_string(out_) + " rows)";
+    if (w_.rows)
+      s += " (its rows " + std::to_string(w_.row_offset) + " to " + std::to_string(w_.row_offset + w_.rows - 1) +
+           ", a part of a fused weight: " + std::to_string(out_) + " rows)";
     return s;
   }
 

@@ -19,11 +19,12 @@ struct ModulePart {
   std::span<const std::uint64_t> shape;
 };
 
-/// @brief The weight the module changes: its shape, or (`of` > 1) the shape of the rows of one
-/// of `of` equal slices (a fused q, k, v projection), and its name in the base.
+/// @brief The weight the module changes: its shape, the rows of it the module is (`rows` from
+/// `row_offset`, a part of a fused weight; `rows` 0: the whole weight), and its name in the base.
 struct WeightShape {
   std::span<const std::uint64_t> shape;
-  std::uint64_t of = 1;
+  std::uint64_t row_offset = 0;
+  std::uint64_t rows = 0;
   std::string_view name;
 };
 

@@ -3,8 +3,10 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
 #include <utility>
 
+#include "card/flux_names.h"
 #include "card/unet_names.h"
 
 namespace safetensors {
@@ -76,7 +78,34 @@ void BaseModules::add(ModelPart part, std::string_view name, const BaseWeight& w
   names_.try_emplace(key_of(part, name), weight);
 }
 
+// The tensors of a diffusers FLUX model that BFL's checkpoints hold as one weight, by part.
+struct BaseModules::Stacking {
+  int parts = 0;
+  std::array<std::optional<std::uint32_t>, 4> tensors;
+};
+
+// BFL's fused weight, as kohya's FLUX LoRAs name it, from diffusers' parts when the base has them
+// all, each [rows, in] with the same in: [their rows together, in].
+void BaseModules::stack(ModelPart part, std::string_view name, const Stacking& s, std::span<const TensorView> tensors) {
+  std::uint64_t rows = 0, in = 0;
+  std::string names;
+  for (int k = 0; k < s.parts; ++k) {
+    if (!s.tensors[k]) return;
+    const TensorView& t = tensors[*s.tensors[k]];
+    if (t.shape.size() != 2 || (k > 0 && t.shape[1] != in)) return;
+    rows += t.shape[0], in = t.shape[1];
+    names += (k ? ", " : "") + std::string(t.name);
+  }
+  stacked_names_.push_back(names + " (stacked)");
+  const auto& shape = stacked_shapes_.emplace_back(std::array{rows, in});
+  const std::uint32_t first = *s.tensors[0];
+  std::string_view module = tensors[first].name;
+  if (module.ends_with(".weight")) module.remove_suffix(7);
+  add(part, name, {first, 0, 0, module, shape, stacked_names_.back()});
+}
+
 BaseModules::BaseModules(std::span<const TensorView> tensors) {
+  std::map<std::pair<ModelPart, std::string>, Stacking> stacking;
   bool ldm = false, diffusers = false, bfl = false, transformers = false;
   for (std::uint32_t i = 0; i < tensors.size(); ++i) {
     const std::string_view name = tensors[i].name;
@@ -98,14 +127,29 @@ BaseModules::BaseModules(std::span<const TensorView> tensors) {
       }
     }
     parts_ |= 1U << static_cast<int>(part);
-    const BaseWeight weight{i, 0, 1, module};
+    const BaseWeight weight{i, 0, 0, module};
+    const std::span<const std::uint64_t> shape = tensors[i].shape;
     if (fused) {
-      for (std::uint32_t k = 0; k < 3; ++k) {
-        if (const auto hf = clip_fused_part(inner, static_cast<int>(k))) add(part, *hf, {i, k, 3, module});
+      const std::uint64_t third = shape.empty() ? 0 : shape[0] / 3;
+      for (std::uint32_t k = 0; k < 3 && third > 0; ++k) {
+        if (const auto hf = clip_fused_part(inner, static_cast<int>(k))) add(part, *hf, {i, k * third, third, module});
       }
       continue;
     }
     add(part, inner, weight);
+    if (part == ModelPart::Whole || part == ModelPart::Unet) {
+      for (const FluxRows& f : flux_bfl_to_diffusers(inner, shape))
+        add(part, f.diffusers, {i, f.offset, f.rows, module});
+      if (const auto bfl = flux_diffusers_to_bfl(inner)) {
+        if (bfl->parts == 1) {
+          add(part, bfl->bfl, weight);
+        } else {
+          Stacking& s = stacking[{part, bfl->bfl}];
+          s.parts = bfl->parts;
+          s.tensors[bfl->part] = i;
+        }
+      }
+    }
     if (part == ModelPart::Unet || (part == ModelPart::Whole && starts_with_any(inner, kLdmUnet))) {
       if (const auto other = unet_ldm_to_diffusers(inner)) add(part, *other, weight);
     }
@@ -129,6 +173,7 @@ BaseModules::BaseModules(std::span<const TensorView> tensors) {
       if (const auto rest = unwrap(inner)) add(part, *rest, weight, true);
     }
   }
+  for (auto& [where, parts] : stacking) stack(where.first, where.second, parts, tensors);
   format_ = ldm ? "ldm" : bfl ? "bfl" : diffusers ? "diffusers" : transformers ? "transformers" : "unknown";
 }
 

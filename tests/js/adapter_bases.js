@@ -10,8 +10,7 @@
 //   unet/config.json (320/640/1280, transformer_layers_per_block 1/2/10 from level 1, context 2048,
 //   addition_embed 2816), conditioner.embedders.0 CLIP-L and .1 OpenCLIP ViT-bigG (32 layers of 1280,
 //   fused attn.in_proj_weight [3840, 1280]).
-// - FLUX.1-dev (BFL): black-forest-labs/FLUX.1-dev flux1-dev.safetensors: 19 double blocks, 38 single
-//   blocks, hidden 3072, mlp 12288.
+// - FLUX.1-dev in BFL's and diffusers' layouts: flux_bases.js.
 // - LLMs from each model's config.json: google/gemma-2b (18 layers, 2048 wide, 8 heads of 256,
 //   1 KV head, mlp 16384), distilbert/distilgpt2 (GPT-2: Conv1D weights stored [in, out], 6 layers
 //   of 768, keys without `transformer.`), google-t5/t5-small (6+6 blocks of 512, 8 heads of 64),
@@ -19,6 +18,8 @@
 //   (6 layers of 768 under `distilbert.transformer.`), bigscience/bloom-560m (24 layers of 1024,
 //   fused query_key_value [3072, 1024], keys `h.N` without `transformer.`), google/gemma-3-270m
 //   (18 layers, hidden 640, 4 heads and 1 KV head of 256).
+
+import { fluxBfl, fluxDiffusers } from './flux_bases.js';
 
 const range = (/** @type {number} */ n) => Array.from({ length: n }, (_, i) => i);
 
@@ -142,23 +143,8 @@ export const bases = {
     ...prefixed('conditioner.embedders.0.transformer.', clipL()),
     ...prefixed('conditioner.embedders.1.model.', openClip(1280, 32)),
   ],
-  fluxBfl: () => {
-    /** @type {[string, number[]][]} */
-    const out = [];
-    for (const b of range(19))
-      for (const s of ['img', 'txt']) {
-        const p = `double_blocks.${b}.${s}`;
-        out.push([`${p}_attn.qkv.weight`, [9216, 3072]], [`${p}_attn.proj.weight`, [3072, 3072]]);
-        out.push([`${p}_mlp.0.weight`, [12288, 3072]], [`${p}_mlp.2.weight`, [3072, 12288]]);
-        out.push([`${p}_mod.lin.weight`, [18432, 3072]]);
-      }
-    for (const b of range(38)) {
-      const p = `single_blocks.${b}`;
-      out.push([`${p}.linear1.weight`, [21504, 3072]], [`${p}.linear2.weight`, [3072, 15360]]);
-      out.push([`${p}.modulation.lin.weight`, [9216, 3072]]);
-    }
-    return out;
-  },
+  fluxBfl,
+  fluxDiffusers,
   gemma2b: () =>
     range(18).flatMap((l) => {
       const p = `model.layers.${l}`;

@@ -67,6 +67,12 @@ describe.runIf(HAVE_WILD && HAVE_REAL)('real adapters against their real bases',
     expect(flux.unmatched[0].reason).toMatch(/double_blocks_0_img_attn_proj/);
   });
 
+  test('the kohya FLUX LoRA on FLUX.1-dev in diffusers layout: qkv and linear1 found as their stacked parts', async () => {
+    const r = await checkAdapter(await fixture(`${WILD_DIR}kohya_flux_lora_truncated.safetensors`), base.fluxDiffusers);
+    expect(r.unmatched).toEqual([]);
+    expect(r).toMatchObject({ compatible: true, matched: 304, baseFormat: 'diffusers', adapterFormat: 'kohya' });
+  });
+
   test('a textual inversion and a model are not adapters; lora_diffusion is said unsupported', async () => {
     const ti = await checkAdapter(
       await fixture(`${WILD_DIR}diffusers_textual_inversion_sd15.safetensors`),
@@ -138,6 +144,30 @@ describe('generated pairs', () => {
       expect.stringMatching(/reads 600 inputs; the base's .*input_blocks.5.1.proj_in.weight \[640, 640\] takes 640/),
       expect.stringMatching(/gives 320 outputs; .* has 640/),
       expect.stringMatching(/no module of the base's unet is named input_blocks_1_1_proj_in/),
+    ]);
+  });
+
+  test('a diffusers FLUX LoRA on FLUX.1-dev in BFL layout; an MLP of another width does not fit', async () => {
+    // Every linear module of diffusers' FluxTransformer2DModel, as diffusers' trainers name them.
+    const modules = bases.fluxDiffusers().map(([name, [out, inputs]]) => {
+      const m = /** @type {[string, number, number, number]} */ ([`transformer.${name.slice(0, -7)}`, 16, inputs, out]);
+      return m;
+    });
+    const lora = loraFile(modules, 'lora_A.weight', 'lora_B.weight');
+    const r = await checkAdapter(lora, base.fluxBfl);
+    expect(r.unmatched).toEqual([]);
+    expect(r).toMatchObject({ compatible: true, matched: 504, modules: 504, baseFormat: 'bfl' });
+    const mlp = modules.find(([m]) => m === 'transformer.single_transformer_blocks.5.proj_mlp');
+    if (mlp) mlp[3] = 9216;
+    const wrong = await checkAdapter(loraFile(modules, 'lora_A.weight', 'lora_B.weight'), base.fluxBfl);
+    expect(wrong).toMatchObject({ compatible: false, matched: 503 });
+    expect(wrong.unmatched).toEqual([
+      {
+        key: 'transformer.single_transformer_blocks.5.proj_mlp',
+        reason:
+          "lora_B.weight [9216, 16] gives 9216 outputs; the base's single_blocks.5.linear1.weight [21504, 3072] " +
+          '(its rows 9216 to 21503, a part of a fused weight: 12288 rows) has 12288',
+      },
     ]);
   });
 
