@@ -12,8 +12,4 @@ namespace safetensors {
 /// @brief Appends `card` (all but `modules`) as compact JSON to `out`.
 void write_card_json(const ModelCard& card, std::string& out);
 
-/// @brief Appends `s` as a JSON string literal (quotes, backslashes and control characters
-/// escaped; the text is UTF-8 already, as every header string is).
-void write_json_string(std::string_view s, std::string& out);
-
 }  // namespace safetensors

@@ -8,10 +8,13 @@
 #include <optional>
 #include <string>
 #include <string_view>
-
-#include "card/card_json.h"
+#include <vector>
 
 namespace safetensors {
+
+/// @brief Appends `s` as a JSON string literal (quotes, backslashes and control characters
+/// escaped; the text is UTF-8 already, as every header string is).
+void write_json_string(std::string_view s, std::string& out);
 
 /// @brief Writes JSON values into a string, in order.
 class Json {

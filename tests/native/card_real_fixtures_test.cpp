@@ -6,6 +6,7 @@
 #include <iterator>
 
 #include "card/card_json.h"
+#include "card/json_writer.h"
 #include "card_test_support.h"
 #include "file_builder.h"
 #include "fixture_dir.h"
