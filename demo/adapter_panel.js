@@ -3,6 +3,7 @@
 // their headers only. Which dropped file is the adapter is found by trying: the other order when
 // the first file is not an adapter. Names and reasons come from strangers' files: text only.
 import { checkAdapter } from '../web/index.js';
+import { familyMismatchText } from '../web/card/card_text.js';
 import { dropped } from './dropped.js';
 
 const $ = (id) => document.getElementById(id);
@@ -14,7 +15,8 @@ let turn = 0; // the check whose verdict the panel shows
 function showResult(r, adapterName, baseName) {
   const verdict = $('adapter-verdict');
   const what = r.adapterFormat ? `${r.adapterFormat} ${r.adapterType ?? ''}`.trim() : 'not an adapter';
-  verdict.textContent = `${r.compatible ? 'Compatible' : 'Not compatible'}: ${adapterName} (${what}) on ${baseName} (${r.baseFormat}): ${r.matched} of ${r.modules} adapted modules fit.`;
+  const families = familyMismatchText(r);
+  verdict.textContent = `${r.compatible ? 'Compatible' : 'Not compatible'}: ${adapterName} (${what}) on ${baseName} (${r.baseFormat}): ${r.matched} of ${r.modules} adapted modules fit.${families ? ` ${families[0].toUpperCase()}${families.slice(1)}.` : ''}`;
   verdict.classList.toggle('not-verified', !r.compatible);
   const body = $('adapter-unmatched').tBodies[0];
   body.replaceChildren();

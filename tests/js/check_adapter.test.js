@@ -11,6 +11,7 @@ import { headerOnly, loraFile } from './header_only.js';
 import { WILD_LAYOUTS } from './wild_layouts.js';
 import { HAVE_REAL, REAL_DIR, haveFixtures, recordingSource } from './fixtures.js';
 import { startServer } from './http_server.js';
+import { familyMismatchText } from '../../web/card/card_text.js';
 
 const WILD_DIR = new URL('../../../shared/fixtures/wild/', import.meta.url).pathname;
 const HAVE_WILD = haveFixtures(WILD_DIR);
@@ -62,14 +63,21 @@ describe.runIf(HAVE_WILD && HAVE_REAL)('real adapters against their real bases',
     expect(lokr.compatible).toBe(false);
     expect(lokr.matched).toBeLessThan(lokr.modules / 2);
     expect(lokr.unmatched.some((m) => /no module of the base's unet is named down_blocks_3/.test(m.reason))).toBe(true);
+    // What each side is, from the card: the words a user needs first.
+    expect(lokr).toMatchObject({ adapterFamily: { id: 'sd1' }, baseFamily: { id: 'sdxl' } });
+    expect(familyMismatchText(lokr)).toBe(
+      'the adapter is for Stable Diffusion 1.x (sd1); the base is Stable Diffusion XL (sdxl)',
+    );
     const flux = await checkAdapter(await fixture(`${WILD_DIR}kohya_flux_lora_truncated.safetensors`), base.sd15Ldm);
     expect(flux).toMatchObject({ compatible: false, matched: 0, baseFormat: 'ldm', adapterFormat: 'kohya' });
+    expect(flux).toMatchObject({ adapterFamily: { id: 'flux1' }, baseFamily: { id: 'sd1' } });
     expect(flux.unmatched[0].reason).toMatch(/double_blocks_0_img_attn_proj/);
   });
 
   test('the kohya FLUX LoRA on FLUX.1-dev in diffusers layout: qkv and linear1 found as their stacked parts', async () => {
     const r = await checkAdapter(await fixture(`${WILD_DIR}kohya_flux_lora_truncated.safetensors`), base.fluxDiffusers);
     expect(r.unmatched).toEqual([]);
+    expect(familyMismatchText(r)).toBeNull(); // compatible: nothing to say of families
     expect(r).toMatchObject({ compatible: true, matched: 304, baseFormat: 'diffusers', adapterFormat: 'kohya' });
   });
 

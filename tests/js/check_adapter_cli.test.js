@@ -31,10 +31,14 @@ describe('safetensors-wasm check-adapter', () => {
     const ok = await cli(['check-adapter', lora, '--base', join(dir, 'sdxl.safetensors')]);
     expect(ok.code).toBe(0);
     expect(ok.stdout).toMatch(
-      /: compatible\nadapter: kohya lora, 1 adapted modules; base layout: ldm\nmatched: 1 of 1 modules/,
+      /: compatible\nadapter: kohya lora, 1 adapted module; base layout: ldm\nmatched: 1 of 1 module\n/,
     );
     const no = await cli(['check-adapter', lora, '--base', join(dir, 'sd15.safetensors')]);
     expect(no.code).toBe(1);
+    // An SDXL module on SD 1.5: the families first, then the reason.
+    expect(no.stdout).toContain(
+      '\nthe adapter is for Stable Diffusion XL (sdxl); the base is Stable Diffusion 1.x (sd1)\n',
+    );
     expect(no.stdout).toMatch(
       /not compatible[\s\S]*unmatched \(1\):\n {2}lora_unet_input_blocks_4_1_transformer_blocks_0_attn2_to_k: lora_down.weight \[8, 2048\] reads 2048 inputs/,
     );

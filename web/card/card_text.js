@@ -165,3 +165,14 @@ export const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 export function markBidiControls(text) {
   return text.replace(BIDI_CONTROLS, (c) => `[U+${c.codePointAt(0)?.toString(16).toUpperCase().padStart(4, '0')}]`);
 }
+
+/**
+ * "the adapter is for Stable Diffusion 1.x (sd1); the base is SDXL (sdxl)" when an adapter that
+ * does not fit is of another family than its base; null otherwise.
+ * @param {import('../index.js').CheckAdapterResult} r
+ */
+export function familyMismatchText(r) {
+  const [a, b] = [r.adapterFamily, r.baseFamily];
+  if (r.compatible || !a || !b || a.id === b.id) return null;
+  return `the adapter is for ${a.name} (${a.id}); the base is ${b.name} (${b.id})`;
+}

@@ -2,7 +2,8 @@
 // the two headers alone. Exit 0 compatible, 1 not, 2 when a header cannot be read or the usage
 // is wrong.
 import { checkAdapter } from '../index.js';
-import { printable } from './text.js';
+import { counted, printable } from './text.js';
+import { familyMismatchText } from '../card/card_text.js';
 import { misuse } from './usage.js';
 
 /** Mismatches listed before "… and N more". */
@@ -18,10 +19,12 @@ export function verdictLines(r, adapter, base) {
   const lines = [
     `${printable(adapter)} on ${printable(base)}: ${r.compatible ? 'compatible' : 'not compatible'}`,
     r.adapterFormat
-      ? `adapter: ${printable(what)}, ${r.modules} adapted modules; base layout: ${r.baseFormat}`
+      ? `adapter: ${printable(what)}, ${counted(r.modules, 'adapted module')}; base layout: ${r.baseFormat}`
       : `adapter: ${what}; base layout: ${r.baseFormat}`,
   ];
-  if (r.adapterFormat) lines.push(`matched: ${r.matched} of ${r.modules} modules`);
+  const families = familyMismatchText(r);
+  if (families) lines.push(families);
+  if (r.adapterFormat) lines.push(`matched: ${r.matched} of ${counted(r.modules, 'module')}`);
   if (r.unmatched.length > 0) {
     lines.push(`unmatched (${r.unmatched.length}):`);
     for (const m of r.unmatched.slice(0, MAX_LISTED))

@@ -7,6 +7,7 @@ import { throwIfAborted } from '../core/abort.js';
 import { readSource, verdictOf } from '../file/validate.js';
 import { writeHeaderTable } from '../header/header_table_writer.js';
 import { sourceKind } from '../source/source_kind.js';
+import { buildCard } from '../card/model_card.js';
 
 /** @typedef {import('../index.js').CheckAdapterOptions} CheckAdapterOptions */
 /** @typedef {import('../index.js').CheckAdapterResult} CheckAdapterResult */
@@ -86,14 +87,26 @@ export async function checkAdapterSides(adapter, base, options, openIndex) {
   const card = await loadCardModule();
   /** @type {DecodedHeaderTable[]} */
   const made = [];
+  let checked;
   try {
     const a = tableIn(card, adapterTable, made);
     const b = tableIn(card, baseTable, made);
     const json = card.call(() => a.adapterCheck(b), 'checking the adapter against the base');
     if (json === null) throw new SafetensorsError('InternalError', 'the card module could not read a header table');
-    return JSON.parse(json);
+    checked = JSON.parse(json);
   } finally {
     for (const table of made) card.release(() => table.delete());
     card.releaseIfSwollen();
   }
+  // What each header is (the card's family), so that an adapter for another model says so.
+  return { ...checked, adapterFamily: await familyOf(adapterTable), baseFamily: await familyOf(baseTable) };
+}
+
+/**
+ * The family the model card finds in a header table, as { id, name }; null when none.
+ * @param {Uint8Array} headerTable
+ */
+async function familyOf(headerTable) {
+  const family = JSON.parse((await buildCard(headerTable, 0)).json).family; // no module tree is read
+  return family ? { id: family.id, name: family.name } : null;
 }

@@ -92,4 +92,7 @@ export interface CheckAdapterResult {
   adapterFormat: string | null;
   /** lora, locon, loha, lokr, dora, ... as the model card says; null likewise. */
   adapterType: string | null;
+  /** The model family each header is of, as the model card finds it (`card.family`'s id and name); null when not recognised. */
+  adapterFamily: { id: string; name: string } | null;
+  baseFamily: { id: string; name: string } | null;
 }
