@@ -5,6 +5,7 @@ import { checkAdapter } from '../index.js';
 import { counted, printable } from './text.js';
 import { familyMismatchText } from '../card/card_text.js';
 import { misuse } from './usage.js';
+import { readStdin } from './files.js';
 
 /** Mismatches listed before "… and N more". */
 const MAX_LISTED = 20;
@@ -42,9 +43,12 @@ export async function checkAdapterCommand(parsed, _term) {
   const base = parsed.value('--base');
   if (base === undefined) return misuse('check-adapter', 'expected --base BASE');
   const [adapter] = /** @type {[string]} */ (parsed.files);
+  if (adapter === '-' && base === '-') return misuse('check-adapter', 'standard input (-) can be read only once');
+  // - is standard input, read whole: the header is all that is used, but a pipe cannot seek.
+  const sourceOf = async (/** @type {string} */ arg) => (arg === '-' ? readStdin() : arg);
   let result;
   try {
-    result = await checkAdapter(adapter, base);
+    result = await checkAdapter(await sourceOf(adapter), await sourceOf(base));
   } catch (error) {
     console.error(printable(`check-adapter: ${error instanceof Error ? error.message : String(error)}`));
     return 2;

@@ -99,7 +99,8 @@ export const VERBS = {
     files: 'one',
     notes: [
       `ADAPTER and BASE may be http:// or https:// URLs: only their headers are asked for. BASE may
-also be a sharded model: its *.safetensors.index.json (path or URL) or a folder.`,
+also be a sharded model: its *.safetensors.index.json (path or URL) or a folder. Either (not
+both) may be -: standard input, read whole.`,
     ],
   },
   sbom: {
