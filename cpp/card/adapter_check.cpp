@@ -11,6 +11,7 @@
 #include "card/base_modules.h"
 #include "card/flux_names.h"
 #include "card/json_writer.h"
+#include "card/quantized_weights.h"
 
 namespace safetensors {
 namespace {
@@ -101,6 +102,29 @@ Lookup find_module(const BaseModules& base, std::string_view key) {
 // are not [out, in]. (bitsandbytes' 8-bit I8 weights are [out, in] and checked as they are.)
 bool packed(Dtype dtype) { return dtype == Dtype::U32 || dtype == Dtype::I32 || dtype == Dtype::U8; }
 
+// The unpacked [out, in] of each GPTQ/AWQ qweight of the base (quantized_weights.h), by the
+// qweight's name, with the name a mismatch gives it.
+struct Unpacked {
+  std::vector<std::uint64_t> shape;
+  std::string name;
+};
+std::unordered_map<std::string, Unpacked> unpacked_by_qweight(std::span<const TensorView> base) {
+  std::unordered_map<std::string, Unpacked> out;
+  for (TensorEntry& w : unpacked_weights(base)) {
+    const std::string module = w.name.substr(0, w.name.size() - 7);  // without ".weight"
+    out.try_emplace(module + ".qweight", Unpacked{std::move(w.shape), module + ".qweight (unpacked)"});
+  }
+  return out;
+}
+
+std::string packed_reason(const TensorView& t) {
+  std::string why = "not supported: the base's " + std::string(t.name) + " is a packed quantized weight (" +
+                    std::string(dtype_name(t.dtype)) + "): its shape does not give the layer's in and out";
+  if (std::string_view(t.name).ends_with(".qweight"))
+    why += " (a GPTQ/AWQ qweight unpacks only with its qzeros and scales beside it, in AutoGPTQ's or AutoAWQ's shapes)";
+  return why;
+}
+
 std::vector<Module> adapted_modules(std::span<const TensorView> tensors) {
   std::vector<Module> modules;
   std::unordered_map<std::string_view, std::size_t> index;
@@ -152,6 +176,7 @@ AdapterCheck check_adapter(std::span<const TensorView> adapter, const Metadata& 
   }
   const std::vector<Module> modules = adapted_modules(adapter);
   out.modules = modules.size();
+  const auto unpacked_base = unpacked_by_qweight(base);
   if (modules.empty()) {
     out.unmatched.push_back({"", "not supported: " + out.adapter_format +
                                      " adapters name their modules by position or by a layout of their own, "
@@ -165,16 +190,24 @@ AdapterCheck check_adapter(std::span<const TensorView> adapter, const Metadata& 
       continue;
     }
     const BaseWeight& w = *found.weight;
-    if (packed(base[w.tensor].dtype)) {
-      out.unmatched.push_back({std::string(m.key), "not supported: the base's " + std::string(base[w.tensor].name) +
-                                                       " is a packed quantized weight (" +
-                                                       std::string(dtype_name(base[w.tensor].dtype)) +
-                                                       "): its shape does not give the layer's in and out"});
-      continue;
+    const TensorView& t = base[w.tensor];
+    const Unpacked* unpacked = nullptr;
+    if (packed(t.dtype)) {
+      const auto it = unpacked_base.find(std::string(t.name));
+      if (it == unpacked_base.end()) {
+        out.unmatched.push_back({std::string(m.key), packed_reason(t)});
+        continue;
+      }
+      unpacked = &it->second;
     }
     const bool stacked = !w.stacked_shape.empty();
-    const WeightShape shape{stacked ? w.stacked_shape : base[w.tensor].shape, w.row_offset, w.rows,
-                            stacked ? w.stacked_name : base[w.tensor].name};
+    const WeightShape shape{stacked     ? w.stacked_shape
+                            : unpacked ? std::span<const std::uint64_t>(unpacked->shape)
+                                       : t.shape,
+                            w.row_offset, w.rows,
+                            stacked     ? w.stacked_name
+                            : unpacked ? std::string_view(unpacked->name)
+                                       : std::string_view(t.name)};
     std::string why = shape_mismatch(m.parts, shape);
     if (why.empty()) {
       ++out.matched;

@@ -165,6 +165,59 @@ TEST(AdapterCheck, DiffusersLoraOnDiffusersUnetAndPackedQuantizedBases) {
   }
 }
 
+// One 4-bit linear layer in groups of 128 as AutoGPTQ (qweight [in / 8, out], g_idx [in]) or
+// AutoAWQ (qweight [in, out / 8]) store it; qzeros [in / 128, out / 8], scales [in / 128, out].
+std::vector<T> packed_linear(const std::string& module, std::uint64_t in, std::uint64_t out, bool awq) {
+  std::vector<T> t = {
+      {module + ".qweight", awq ? std::vector<std::uint64_t>{in, out / 8} : std::vector<std::uint64_t>{in / 8, out},
+       Dtype::I32},
+      {module + ".qzeros", {in / 128, out / 8}, Dtype::I32},
+      {module + ".scales", {in / 128, out}, Dtype::F16}};
+  if (!awq) t.push_back({module + ".g_idx", {in}, Dtype::I32});
+  return t;
+}
+
+TEST(AdapterCheck, PeftLoraOnGptqAndAwqBasesIsCheckedAgainstTheUnpackedWeight) {
+  // Llama-2-13B (MythoMax L2 13B; Barksdale27/1 at 2a6a8d47826271a065b7589f001c359022b4950d,
+  // config.json: hidden_size 5120, intermediate_size 13824; quantize_config.json: 4 bits, group
+  // 128): GPTQ's q_proj qweight [640, 5120] I32, scales [40, 5120]; down_proj qweight [1728, 5120].
+  // The same layers as AutoAWQ packs them: q_proj qweight [5120, 640], down_proj [13824, 640].
+  for (const bool awq : {false, true}) {
+    std::vector<T> base = {{"model.embed_tokens.weight", {32000, 5120}}};
+    for (T& p : packed_linear("model.layers.0.self_attn.q_proj", 5120, 5120, awq)) base.push_back(std::move(p));
+    for (T& p : packed_linear("model.layers.0.mlp.down_proj", 13824, 5120, awq)) base.push_back(std::move(p));
+    EXPECT_EQ(base[1].shape, (awq ? std::vector<std::uint64_t>{5120, 640} : std::vector<std::uint64_t>{640, 5120}));
+    EXPECT_EQ(base[5 - awq].shape,
+              (awq ? std::vector<std::uint64_t>{13824, 640} : std::vector<std::uint64_t>{1728, 5120}));
+    std::vector<T> adapter =
+        lora("base_model.model.model.layers.0.self_attn.q_proj", 16, 5120, 5120, ".lora_A.weight", ".lora_B.weight");
+    for (T& p : lora("base_model.model.model.layers.0.mlp.down_proj", 16, 13824, 5120, ".lora_A.weight",
+                     ".lora_B.weight"))
+      adapter.push_back(std::move(p));
+    const AdapterCheck ok = check(adapter, base);
+    EXPECT_TRUE(ok.compatible()) << awq << (ok.unmatched.empty() ? "" : ok.unmatched[0].reason);
+    EXPECT_EQ(ok.matched, 2u);
+    // A LoRA made for Llama-2-7B (4096 wide) reads the wrong width: the reason names the unpacked shape.
+    const AdapterCheck bad = check(
+        lora("base_model.model.model.layers.0.mlp.down_proj", 16, 11008, 4096, ".lora_A.weight", ".lora_B.weight"),
+        base);
+    EXPECT_FALSE(bad.compatible());
+    ASSERT_EQ(bad.unmatched.size(), 1u);
+    EXPECT_EQ(bad.unmatched[0].reason,
+              "lora_A.weight [16, 11008] reads 11008 inputs; the base's model.layers.0.mlp.down_proj.qweight "
+              "(unpacked) [5120, 13824] takes 13824")
+        << awq;
+  }
+  // Without its qzeros, a qweight's bits are not known: still not supported, with why.
+  const AdapterCheck c = check(
+      lora("base_model.model.model.layers.0.self_attn.q_proj", 16, 5120, 5120, ".lora_A.weight", ".lora_B.weight"),
+      {{"model.layers.0.self_attn.q_proj.qweight", {640, 5120}, Dtype::I32},
+       {"model.layers.0.self_attn.q_proj.scales", {40, 5120}}});
+  ASSERT_EQ(c.unmatched.size(), 1u);
+  EXPECT_NE(c.unmatched[0].reason.find("not supported"), std::string::npos);
+  EXPECT_NE(c.unmatched[0].reason.find("qzeros and scales"), std::string::npos) << c.unmatched[0].reason;
+}
+
 TEST(AdapterCheck, NotAnAdapterAndAdapterAsBase) {
   const std::vector<T> model = {{"model.layers.0.self_attn.k_proj.weight", {256, 2048}}};
   AdapterCheck c = check(model, model);
