@@ -124,6 +124,28 @@ describe('real layouts (wild_layouts.js) against SD 1.5 and SD 2.1', () => {
     for (const name of ['diffusers_unet_sd15', 'diffusers_old_processor_sd14'])
       expect((await checkAdapter(layout(name), base.sd15Ldm)).compatible).toBe(true);
   });
+  test('a PEFT LoRA on the GPTQ MythoMax-L2-13B: checked against the unpacked [out, in] of its qweights', async () => {
+    const gptq = layout('gptq_llama2_13b_mythomax'); // q_proj qweight [640, 5120] I32, down_proj [1728, 5120]
+    const modules = /** @type {[string, number, number, number][]} */ ([
+      ['base_model.model.model.layers.0.self_attn.q_proj', 16, 5120, 5120],
+      ['base_model.model.model.layers.39.mlp.down_proj', 16, 13824, 5120],
+    ]);
+    const ok = await checkAdapter(loraFile(modules, 'lora_A.weight', 'lora_B.weight'), gptq);
+    expect(ok.unmatched).toEqual([]);
+    expect(ok).toMatchObject({ compatible: true, matched: 2, baseFormat: 'transformers' });
+    const llama7b = loraFile(
+      [['base_model.model.model.layers.0.mlp.down_proj', 16, 11008, 4096]],
+      'lora_A.weight',
+      'lora_B.weight',
+    );
+    expect((await checkAdapter(llama7b, gptq)).unmatched).toEqual([
+      {
+        key: 'base_model.model.model.layers.0.mlp.down_proj',
+        reason:
+          "lora_A.weight [16, 11008] reads 11008 inputs; the base's model.layers.0.mlp.down_proj.qweight (unpacked) [5120, 13824] takes 13824",
+      },
+    ]);
+  });
 });
 
 describe('generated pairs', () => {

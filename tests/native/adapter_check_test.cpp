@@ -152,7 +152,8 @@ TEST(AdapterCheck, DiffusersLoraOnDiffusersUnetAndPackedQuantizedBases) {
   EXPECT_TRUE(
       check(adapter, {{"model.diffusion_model.output_blocks.5.1.transformer_blocks.0.attn2.to_v.weight", {1280, 768}}})
           .compatible());
-  // A GPTQ qweight and an MLX 4-bit weight: found, but their packed shapes say nothing of in and out.
+  // A GPTQ qweight without its qzeros and scales, and an MLX 4-bit weight: found, but their packed
+  // shapes say nothing of in and out.
   const auto peft =
       lora("base_model.model.model.layers.0.self_attn.k_proj", 8, 2048, 256, ".lora_A.weight", ".lora_B.weight");
   for (const T& packed : {T{"model.layers.0.self_attn.k_proj.qweight", {256, 256}, Dtype::I32},
