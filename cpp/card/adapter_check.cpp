@@ -191,23 +191,16 @@ AdapterCheck check_adapter(std::span<const TensorView> adapter, const Metadata& 
     }
     const BaseWeight& w = *found.weight;
     const TensorView& t = base[w.tensor];
-    const Unpacked* unpacked = nullptr;
+    WeightShape shape{t.shape, w.row_offset, w.rows, t.name};
+    if (!w.stacked_shape.empty()) shape.shape = w.stacked_shape, shape.name = w.stacked_name;
     if (packed(t.dtype)) {
       const auto it = unpacked_base.find(std::string(t.name));
       if (it == unpacked_base.end()) {
         out.unmatched.push_back({std::string(m.key), packed_reason(t)});
         continue;
       }
-      unpacked = &it->second;
+      shape.shape = it->second.shape, shape.name = it->second.name;
     }
-    const bool stacked = !w.stacked_shape.empty();
-    const WeightShape shape{stacked     ? w.stacked_shape
-                            : unpacked ? std::span<const std::uint64_t>(unpacked->shape)
-                                       : t.shape,
-                            w.row_offset, w.rows,
-                            stacked     ? w.stacked_name
-                            : unpacked ? std::string_view(unpacked->name)
-                                       : std::string_view(t.name)};
     std::string why = shape_mismatch(m.parts, shape);
     if (why.empty()) {
       ++out.matched;

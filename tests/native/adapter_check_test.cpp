@@ -192,8 +192,8 @@ TEST(AdapterCheck, PeftLoraOnGptqAndAwqBasesIsCheckedAgainstTheUnpackedWeight) {
               (awq ? std::vector<std::uint64_t>{13824, 640} : std::vector<std::uint64_t>{1728, 5120}));
     std::vector<T> adapter =
         lora("base_model.model.model.layers.0.self_attn.q_proj", 16, 5120, 5120, ".lora_A.weight", ".lora_B.weight");
-    for (T& p : lora("base_model.model.model.layers.0.mlp.down_proj", 16, 13824, 5120, ".lora_A.weight",
-                     ".lora_B.weight"))
+    for (T& p :
+         lora("base_model.model.model.layers.0.mlp.down_proj", 16, 13824, 5120, ".lora_A.weight", ".lora_B.weight"))
       adapter.push_back(std::move(p));
     const AdapterCheck ok = check(adapter, base);
     EXPECT_TRUE(ok.compatible()) << awq << (ok.unmatched.empty() ? "" : ok.unmatched[0].reason);
