@@ -8,6 +8,7 @@
 namespace safetensors {
 namespace {
 
+using testing::packed_linear;
 using testing::report_of;
 using testing::T;
 
@@ -164,18 +165,6 @@ TEST(AdapterCheck, DiffusersLoraOnDiffusersUnetAndPackedQuantizedBases) {
               std::string::npos)
         << c.unmatched[0].reason;
   }
-}
-
-// One 4-bit linear layer in groups of 128 as AutoGPTQ (qweight [in / 8, out], g_idx [in]) or
-// AutoAWQ (qweight [in, out / 8]) store it; qzeros [in / 128, out / 8], scales [in / 128, out].
-std::vector<T> packed_linear(const std::string& module, std::uint64_t in, std::uint64_t out, bool awq) {
-  std::vector<T> t = {
-      {module + ".qweight", awq ? std::vector<std::uint64_t>{in, out / 8} : std::vector<std::uint64_t>{in / 8, out},
-       Dtype::I32},
-      {module + ".qzeros", {in / 128, out / 8}, Dtype::I32},
-      {module + ".scales", {in / 128, out}, Dtype::F16}};
-  if (!awq) t.push_back({module + ".g_idx", {in}, Dtype::I32});
-  return t;
 }
 
 TEST(AdapterCheck, PeftLoraOnGptqAndAwqBasesIsCheckedAgainstTheUnpackedWeight) {

@@ -10,23 +10,12 @@
 namespace safetensors::testing {
 namespace {
 
-// One 4-bit linear layer of `in` x `out` in groups of 128, GPTQ or AWQ.
-std::vector<T> packed(const std::string& module, std::uint64_t in, std::uint64_t out, bool awq) {
-  std::vector<T> t = {
-      {module + ".qweight", awq ? std::vector<std::uint64_t>{in, out / 8} : std::vector<std::uint64_t>{in / 8, out},
-       Dtype::I32},
-      {module + ".qzeros", {in / 128, out / 8}, Dtype::I32},
-      {module + ".scales", {in / 128, out}, Dtype::F16}};
-  if (!awq) t.push_back({module + ".g_idx", {in}, Dtype::I32});
-  return t;
-}
-
 // A Llama layer as GPTQ or AWQ store it (Llama-2-7B: 4096 wide, 11008 in the MLP).
 std::vector<T> quantized_llama(bool awq) {
   std::vector<T> t = {{"model.embed_tokens.weight", {32000, 4096}}, {"model.norm.weight", {4096}}};
   for (const auto& [m, in, out] : std::vector<std::tuple<std::string, std::uint64_t, std::uint64_t>>{
            {"self_attn.q_proj", 4096, 4096}, {"mlp.gate_proj", 4096, 11008}, {"mlp.down_proj", 11008, 4096}}) {
-    for (T& p : packed("model.layers.0." + m, in, out, awq)) t.push_back(std::move(p));
+    for (T& p : packed_linear("model.layers.0." + m, in, out, awq)) t.push_back(std::move(p));
   }
   return t;
 }
@@ -70,8 +59,8 @@ TEST(CardQuantizedFamily, AutoGptqBiasesDoNotMakeALlamaAQwen2) {
 TEST(CardQuantizedFamily, AGptqStarCoderIsGptBigCodeAndGpt2StaysGpt2) {
   // AutoGPTQ of bigcode/starcoder (n_embd 6144, c_fc 6144 -> 24576).
   std::vector<T> coder = {{"transformer.wte.weight", {49153, 6144}}, {"transformer.wpe.weight", {8192, 6144}}};
-  for (T& p : packed("transformer.h.0.attn.c_attn", 6144, 6400, false)) coder.push_back(std::move(p));
-  for (T& p : packed("transformer.h.0.mlp.c_fc", 6144, 24576, false)) coder.push_back(std::move(p));
+  for (T& p : packed_linear("transformer.h.0.attn.c_attn", 6144, 6400, false)) coder.push_back(std::move(p));
+  for (T& p : packed_linear("transformer.h.0.mlp.c_fc", 6144, 24576, false)) coder.push_back(std::move(p));
   EXPECT_EQ(family_id(card_of(coder)), "gpt-bigcode");
   // GPT-2's Conv1D weights are [in, out]: c_fc [768, 3072] is not a 4:1 Linear.
   const ModelCard gpt2 = card_of({{"transformer.wte.weight", {50257, 768}},

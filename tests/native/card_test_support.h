@@ -54,4 +54,17 @@ inline ModelCard card_of(const std::vector<T>& tensors, Metadata metadata = {}) 
 /// @brief The card's family id, or "none".
 inline std::string family_id(const ModelCard& c) { return c.family ? c.family->id : "none"; }
 
+/// @brief One 4-bit linear layer of `in` x `out` in groups of 128, as AutoGPTQ (qweight
+/// [in / 8, out], g_idx [in]) or AutoAWQ (qweight [in, out / 8]) store it; qzeros [in / 128,
+/// out / 8] and scales [in / 128, out] in both.
+inline std::vector<T> packed_linear(const std::string& module, std::uint64_t in, std::uint64_t out, bool awq) {
+  std::vector<T> t = {
+      {module + ".qweight", awq ? std::vector<std::uint64_t>{in, out / 8} : std::vector<std::uint64_t>{in / 8, out},
+       Dtype::I32},
+      {module + ".qzeros", {in / 128, out / 8}, Dtype::I32},
+      {module + ".scales", {in / 128, out}, Dtype::F16}};
+  if (!awq) t.push_back({module + ".g_idx", {in}, Dtype::I32});
+  return t;
+}
+
 }  // namespace safetensors::testing
