@@ -132,7 +132,7 @@ std::vector<Module> adapted_modules(std::span<const TensorView> tensors) {
     const AdapterPart* part = part_of(t.name);
     if (part == nullptr) continue;
     const std::string_view key = std::string_view(t.name).substr(0, t.name.size() - part->suffix.size());
-    if (in_saved_copy(key)) continue;
+    if (in_frozen_copy(key)) continue;
     const auto [it, added] = index.try_emplace(key, modules.size());
     if (added) modules.push_back({key, {}});
     modules[it->second].parts.push_back({part, t.shape});

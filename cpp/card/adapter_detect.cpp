@@ -195,8 +195,10 @@ AdapterScan scan_adapter(std::span<const TensorView> tensors, const MetadataView
     const std::string_view target = kohya_target(name);
     out.kohya_names = out.kohya_names || !target.empty();
     // kohya: the model part its prefix names; else the module as the base model names it
-    // (for the family rules) and as a config's target modules name it (q_proj, to_out.0).
-    if (target.empty() && in_saved_copy(name)) continue;
+    // (for the family rules) and as a config's target modules name it (q_proj, to_out.0); PEFT's
+    // copies of a modules_to_save module are never targets: its trained copy stands for the
+    // module (base_module), its frozen original is left out.
+    if (target.empty() && in_frozen_copy(name)) continue;
     TensorEntry base;
     base.name = target.empty() ? base_module(name) + ".weight" : std::string(name);
     base.shape = weight_shape(m, a.type == "dora" ? "lora" : a.type);

@@ -11,18 +11,19 @@ namespace safetensors {
 /// wrapping the model as `.model`).
 inline constexpr std::string_view kPeftPrefix = "base_model.model.";
 
-/// @brief The adapted module as the base model names it: without kPeftPrefix, and for
-/// diffusers' attention processors (before diffusers 0.21: "attn1.processor.to_out") the
-/// module the processor stands for ("attn1.to_out.0").
+/// @brief The adapted module as the base model names it: without kPeftPrefix; for PEFT's
+/// trained copy of a `modules_to_save` module ("classifier.modules_to_save[.default]") the
+/// module it copies ("classifier"); for diffusers' attention processors (before diffusers 0.21:
+/// "attn1.processor.to_out") the module the processor stands for ("attn1.to_out.0").
 std::string base_module(std::string_view module);
 
 /// @brief The module's name in a config's target modules: its last part, or its last two
 /// when the last is an index ("to_out.0").
 std::string_view target_name(std::string_view base_module);
 
-/// @brief Whether `module` lies in a copy PEFT keeps of a `modules_to_save` module (the
-/// trained copy under "modules_to_save.<adapter>", the frozen one under "original_module"):
-/// not a target of its own.
-bool in_saved_copy(std::string_view module);
+/// @brief Whether `module` is, or lies in, the frozen original PEFT keeps of a `modules_to_save`
+/// module ("classifier.original_module[.dense]"): its adapter parts duplicate the trained
+/// copy's untrained, so they adapt nothing of their own (the trained copy stands for the module).
+bool in_frozen_copy(std::string_view module);
 
 }  // namespace safetensors

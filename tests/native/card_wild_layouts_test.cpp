@@ -1,11 +1,13 @@
 // Adapter layouts seen in files from the wild, each on a minimal header: MLX, diffusers'
 // textual inversion and attention processors, LoRA-ViT, PEFT's prefix before the family rules,
-// its modules_to_save copies, and targets named as a LoRA config names them.
+// its modules_to_save copies (never targets: the trained copy stands for its module), and targets named as a LoRA
+// config names them.
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
+#include "card/adapter_check.h"
 #include "card/adapter_modules.h"
 #include "card_test_support.h"
 
@@ -123,6 +125,8 @@ TEST(CardWildLayouts, KohyaLoraOnSsd1bByTheBlocksItHas) {
 }
 
 TEST(CardWildLayouts, ModulesToSaveCopiesAreNotTargets) {
+  // A LoRA inside a modules_to_save head: the trained copy stands for classifier.dense, the
+  // frozen original is left out; the head's plain weights are no adapter parts.
   std::vector<T> t = peft("bert.encoder.layer.#.attention.self.query", 768, 768);
   for (const char* copy : {"original_module", "modules_to_save.default"}) {
     const std::string m = std::string("base_model.model.classifier.") + copy + ".dense";
@@ -131,8 +135,53 @@ TEST(CardWildLayouts, ModulesToSaveCopiesAreNotTargets) {
   }
   t.push_back({"base_model.model.classifier.weight", {2, 768}});
   const ModelCard card = card_of(t);
-  EXPECT_EQ(card.adapter->targets, (Names{"query"}));
+  EXPECT_EQ(card.adapter->targets, (Names{"query", "dense"}));
   EXPECT_EQ(family_id(card), "bert");
+}
+
+// A PEFT adapter whose only LoRA is on DistilBERT's classifier, itself in modules_to_save (as
+// task_type SEQ_CLS puts it): PEFT's save drops the adapter's name from the keys
+// ("classifier.modules_to_save.lora_A.weight"); a raw state_dict keeps it (".default").
+std::vector<T> classifier_only(const std::string& adapter_name) {
+  const std::string head = "base_model.model.classifier.";
+  const std::string trained = head + "modules_to_save" + adapter_name + ".";
+  return {{head + "original_module.lora_A.weight", {8, 768}},
+          {head + "original_module.lora_B.weight", {2, 8}},
+          {trained + "base_layer.bias", {2}},
+          {trained + "base_layer.weight", {2, 768}},
+          {trained + "lora_A.weight", {8, 768}},
+          {trained + "lora_B.weight", {2, 8}}};
+}
+
+TEST(CardWildLayouts, ClassifierOnlyAdapterTargetsTheClassifier) {
+  for (const char* adapter_name : {"", ".default"}) {
+    const ModelCard card = card_of(classifier_only(adapter_name));
+    ASSERT_TRUE(card.adapter) << adapter_name;
+    EXPECT_EQ(card.adapter->format, "peft");
+    EXPECT_EQ(card.adapter->rank, 8);
+    EXPECT_EQ(card.adapter->targets, (Names{"classifier"})) << adapter_name;
+  }
+  // modules_to_save copies saved whole beside a LoRA (no LoRA inside them): the LoRA's targets only.
+  std::vector<T> t = peft("distilbert.transformer.layer.#.attention.q_lin", 768, 768);
+  for (const char* copy : {"modules_to_save.default", "original_module"})
+    for (const char* w : {".weight", ".bias"})
+      t.push_back({std::string("base_model.model.pre_classifier.") + copy + w, {768, 768}});
+  EXPECT_EQ(card_of(t).adapter->targets, (Names{"q_lin"}));
+}
+
+TEST(CardWildLayouts, ClassifierOnlyAdapterFitsItsClassifier) {
+  const Report adapter = report_of(classifier_only(""));
+  const auto check = [&](const std::vector<T>& base) {
+    const Report b = report_of(base);
+    return check_adapter(views_of(adapter.tensors), adapter.metadata, views_of(b.tensors));
+  };
+  // DistilBertForSequenceClassification (2 labels): the classifier is there, of the LoRA's shape.
+  const AdapterCheck fits = check({{"classifier.weight", {2, 768}}, {"pre_classifier.weight", {768, 768}}});
+  EXPECT_TRUE(fits.compatible());
+  EXPECT_EQ(fits.matched, 1u);
+  const AdapterCheck three_labels = check({{"classifier.weight", {3, 768}}});
+  ASSERT_EQ(three_labels.unmatched.size(), 1u);
+  EXPECT_EQ(three_labels.unmatched[0].key, "base_model.model.classifier.modules_to_save");
 }
 
 TEST(CardWildLayouts, LoraVitPairs) {
@@ -152,8 +201,13 @@ TEST(CardWildLayouts, ModuleNames) {
   EXPECT_EQ(target_name("unet.mid_block.attentions.0.transformer_blocks.0.attn1.to_out.0"), "to_out.0");
   EXPECT_EQ(target_name("transformer.h.0.attn.c_attn"), "c_attn");
   EXPECT_EQ(target_name("fc1"), "fc1");
-  EXPECT_TRUE(in_saved_copy("base_model.model.score.original_module.dense"));
-  EXPECT_FALSE(in_saved_copy("base_model.model.score.dense"));
+  EXPECT_EQ(base_module("base_model.model.score.modules_to_save.dense"), "score.dense");
+  EXPECT_EQ(base_module("base_model.model.score.modules_to_save.default"), "score");
+  EXPECT_EQ(base_module("base_model.model.score.modules_to_save_x.dense"), "score.modules_to_save_x.dense");
+  EXPECT_TRUE(in_frozen_copy("base_model.model.score.original_module.dense"));
+  EXPECT_TRUE(in_frozen_copy("base_model.model.score.original_module"));
+  EXPECT_FALSE(in_frozen_copy("base_model.model.score.original_modules"));
+  EXPECT_FALSE(in_frozen_copy("base_model.model.score.dense"));
 }
 
 }  // namespace
