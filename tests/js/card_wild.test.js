@@ -8,8 +8,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { initSafetensors, openSafetensors, validateSafetensors } from '../../web/index.js';
 import { haveFixtures, rawFile } from './fixtures.js';
-import { FIELDS, cardValues, judgeAll, parseFacts, readmeRows } from './wild_facts.js';
+import { FIELDS, cardValues, judge, judgeAll, parseFacts, readmeRows } from './wild_facts.js';
 import { WILD_LAYOUTS } from './wild_layouts.js';
+import { byName, peft } from './wild_layout_builders.js';
 
 const WILD_DIR = fileURLToPath(new URL('../../../shared/fixtures/wild/', import.meta.url));
 const HAVE_WILD = haveFixtures(WILD_DIR);
@@ -57,6 +58,52 @@ async function cardAndReport(bytes) {
   return { card, report };
 }
 
+// PEFT's ModulesToSaveWrapper (huggingface/peft, utils/other.py) keeps a modules_to_save module
+// twice: the frozen original under `original_module`, the trained copy under
+// `modules_to_save.<adapter>`. A LoRA on such a module (task_type SEQ_CLS puts the classifier
+// there) is saved in both, and get_peft_model_state_dict drops `.<adapter>` from every key:
+// `classifier.modules_to_save.lora_A.weight`. No file of the corpus above has a LoRA inside a
+// copy (theirs save the copies' plain weights, `classifier.weight`): so the corpus passed while
+// the card listed `modules_to_save` and `original_module` as targets. These layouts, written
+// here in that key layout (no public file copied), close that gap.
+const HEAD = 'base_model.model.classifier.';
+const classifierCopies = () => [
+  { name: `${HEAD}original_module.lora_A.weight`, dtype: 'F32', shape: [8, 768] },
+  { name: `${HEAD}original_module.lora_B.weight`, dtype: 'F32', shape: [2, 8] },
+  { name: `${HEAD}modules_to_save.base_layer.bias`, dtype: 'F32', shape: [2] },
+  { name: `${HEAD}modules_to_save.base_layer.weight`, dtype: 'F32', shape: [2, 768] },
+  { name: `${HEAD}modules_to_save.lora_A.weight`, dtype: 'F32', shape: [8, 768] },
+  { name: `${HEAD}modules_to_save.lora_B.weight`, dtype: 'F32', shape: [2, 8] },
+];
+const SAVED_COPY_LAYOUTS = [
+  {
+    name: 'peft_distilbert_classifier_only',
+    source:
+      'written here: a PEFT LoRA on distilbert-base-uncased whose only target is the classifier (modules_to_save)',
+    metadata: null,
+    tensors: () => byName(classifierCopies()),
+    facts: 'kind `adapter`; adapter_type `lora`; adapter_format `peft`; rank `8`; targets `classifier`',
+  },
+  {
+    name: 'peft_distilbert_q_lin_v_lin_classifier',
+    source: 'written here: a PEFT LoRA on distilbert-base-uncased, q_lin, v_lin and the classifier (modules_to_save)',
+    metadata: null,
+    tensors: () =>
+      peft(
+        'base_model.model.distilbert.transformer.layer.',
+        6,
+        [
+          ['attention.q_lin', 768, 768],
+          ['attention.v_lin', 768, 768],
+        ],
+        8,
+        classifierCopies(),
+      ),
+    facts:
+      'kind `adapter`; family `distilbert|bert`; adapter_type `lora`; adapter_format `peft`; rank `8`; targets `q_lin,v_lin,classifier`',
+  },
+];
+
 const cases = [
   ...(HAVE_WILD
     ? readmeRows(readFileSync(join(WILD_DIR, 'README.md'), 'utf8')).map((row) => ({
@@ -71,6 +118,12 @@ const cases = [
     source: `${layout.repo}, ${layout.path} @ ${layout.commit.slice(0, 12)}`,
     facts: parseFacts(layout.facts),
     bytes: () => layoutBytes(layout),
+  })),
+  ...SAVED_COPY_LAYOUTS.map((layout) => ({
+    name: layout.name,
+    source: layout.source,
+    facts: parseFacts(layout.facts),
+    bytes: () => layoutBytes(/** @type {any} */ (layout)),
   })),
 ];
 
@@ -91,7 +144,7 @@ const KNOWN_GAPS = new Set(
 
 describe('the card on files from the wild', () => {
   test('the wild fixtures and the layouts are all there', () => {
-    if (HAVE_WILD) expect(cases.length).toBe(18 + WILD_LAYOUTS.length);
+    if (HAVE_WILD) expect(cases.length).toBe(18 + WILD_LAYOUTS.length + SAVED_COPY_LAYOUTS.length);
     expect(WILD_LAYOUTS.length).toBeGreaterThanOrEqual(30);
   });
 
@@ -121,6 +174,26 @@ describe('the card on files from the wild', () => {
     expect((await validateSafetensors(cut)).card).toBeUndefined();
     expect((await validateSafetensors(rawFile('{"a":1}'), { describe: true })).card).toBeNull();
     await expect(validateSafetensors(cut, { describe: 1 })).rejects.toThrow(TypeError);
+  });
+
+  test('targets are judged as a set: one more or one fewer than the facts is wrong', () => {
+    expect(judge('targets', 'q_lin,v_lin', ['q_lin', 'v_lin'])).toBe('right');
+    expect(judge('targets', 'q_lin,v_lin', ['v_lin', 'q_lin'])).toBe('right');
+    expect(judge('targets', 'q_lin,v_lin', ['q_lin', 'v_lin', 'original_module'])).toBe('wrong');
+    expect(judge('targets', 'q_lin,v_lin', ['q_lin'])).toBe('wrong');
+    expect(judge('targets', 'classifier', ['modules_to_save', 'original_module'])).toBe('wrong');
+    expect(judge('targets', 'to_out.0|to_out,to_q', ['to_q', 'to_out'])).toBe('right');
+  });
+
+  test('no PEFT modules_to_save or original_module copy is ever a target', async () => {
+    const copies = /(^|\.)(modules_to_save|original_module)(\.|$)/;
+    for (const c of cases) {
+      const { card } = await cardAndReport(c.bytes());
+      expect({ name: c.name, targets: (card?.adapter?.targets ?? []).filter((t) => copies.test(t)) }).toEqual({
+        name: c.name,
+        targets: [],
+      });
+    }
   });
 
   test('each fact is right, except the known gaps', { timeout: 60_000 }, async () => {
