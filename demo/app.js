@@ -48,14 +48,20 @@ async function viewOf(files, folder) {
   if (await isPipelineSource(files)) return [showPipeline, files, folder ?? 'pipeline'];
   if (indexes.length > 0 || (weights.length > 1 && weights.every((f) => SHARD_NAME.test(f.name))))
     return [showModel, files, folder ?? `${(indexes[0] ?? weights[0]).name} and ${files.length - 1} more files`];
-  if (weights.length === 1) return [showFile, weights[0], weights[0].webkitRelativePath || weights[0].name];
+  const path = (f) => f.webkitRelativePath || f.name;
+  if (weights.length === 1) {
+    // One file, and the config.json beside it when it was picked too: the card's KV cache.
+    const [file] = weights;
+    const beside = `${path(file).slice(0, path(file).lastIndexOf('/') + 1)}config.json`;
+    const config = files.find((f) => path(f) === beside) ?? null;
+    return [(source, title, signal) => showFile(source, title, signal, config), file, path(file)];
+  }
   if (weights.length === 0)
     throw new Error(
       files.length === 1
         ? `${files[0].name} is not a .safetensors file (nor a folder, an index or a model_index.json)`
         : `none of the ${files.length} files given is a .safetensors file`,
     );
-  const path = (f) => f.webkitRelativePath || f.name;
   weights.sort((a, b) => (path(a) < path(b) ? -1 : path(a) > path(b) ? 1 : 0));
   return [showFiles, weights, folder ?? `${weights.length} files`];
 }

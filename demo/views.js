@@ -32,9 +32,10 @@ export function locator(source, anchor = null) {
 const folderOf = (path) => path.slice(0, path.lastIndexOf('/') + 1);
 
 // One read of the header: the opened file, or for a rejected file the report its error carries.
-async function open(file, signal) {
+// `config`: the config.json picked with it (its card's KV cache), or null.
+async function open(file, signal, config = null) {
   try {
-    const st = await openSafetensors(file, { signal });
+    const st = await openSafetensors(file, { signal, config });
     return { st, report: st.report };
   } catch (error) {
     if (error instanceof SafetensorsError && error.report) return { st: null, report: error.report };
@@ -42,14 +43,15 @@ async function open(file, signal) {
   }
 }
 
-/** One file: its verdict, findings, card, metadata, tensors and editor. */
-export async function showFile(file, name, signal) {
-  const { st, report } = await open(file, signal);
+/** One file: its verdict, findings, card, metadata, tensors and editor (`config`: its config.json, or null). */
+export async function showFile(file, name, signal, config = null) {
+  const { st, report } = await open(file, signal, config);
   signal.throwIfAborted();
   showReportVerdict(report);
   showFindings(report.findings);
   state.current = { file, st: null, scan: null, findings: report.findings, shards: null };
   await showFileView(file, st, report, signal);
+  if (config) showFindings(report.findings); // describe() read config.json: maybe a ConfigUnreadable finding
   showEditor(st, name);
 }
 

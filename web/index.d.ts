@@ -11,7 +11,7 @@ export * from './write/types.js';
 export * from './compare/types.js';
 export * from './provenance/types.js';
 import type { InitOptions, SafetensorsError } from './core/types.js';
-import type { ReadOptions, SafetensorsFile, ValidateOptions, ValidationReport } from './file/types.js';
+import type { OpenOptions, SafetensorsFile, ValidateOptions, ValidationReport } from './file/types.js';
 import type {
   IndexOptions,
   IndexSource,
@@ -39,8 +39,8 @@ export function initSafetensors(options?: InitOptions): Promise<unknown>;
  * SafetensorsError whose code is the reference error kind (and whose `report` is the full report)
  * when the reference rejects the file.
  */
-export function openSafetensors(source: ByteReader, options?: ReadOptions): Promise<SafetensorsFile>;
-export function openSafetensors(source: SafetensorsSource, options?: ReadOptions): Promise<SafetensorsFile>;
+export function openSafetensors(source: ByteReader, options?: OpenOptions): Promise<SafetensorsFile>;
+export function openSafetensors(source: SafetensorsSource, options?: OpenOptions): Promise<SafetensorsFile>;
 
 /** The reference verdict and findings; never throws for a bad file. With scanData, also the data scan. */
 export function validateSafetensors(
@@ -54,7 +54,10 @@ export function validateSafetensors(source: SafetensorsSource, options?: Validat
  * Opens a sharded checkpoint: the URL of a `*.safetensors.index.json` (shards resolved next to
  * it), picked files (a folder or several files: the index and its shards; without an index,
  * every .safetensors file is a shard), a path in Node (an index or a folder), or
- * `{ index, resolve }`. Rejects with "InvalidIndex" only when the index cannot be used.
+ * `{ index, resolve, config? }`. The config.json beside the weights (in the folder, among the
+ * picked files, beside the index URL, or `config` as OpenOptions.config takes it) gives
+ * describe() the KV cache: a folder or a pick of one `model.safetensors` and its `config.json`
+ * is a model of one shard. Rejects with "InvalidIndex" only when the index cannot be used.
  */
 export function openSafetensorsIndex(source: IndexSource, options?: IndexOptions): Promise<ShardedModel>;
 

@@ -22,7 +22,7 @@ export { verifyModelSignature } from './provenance/verify_signature.js';
  * Reads the header of a .safetensors file and returns its tensors and metadata, its
  * report, and getTensor() to read tensors. Only the first 8 + N bytes are read here.
  * @param {import('./index.js').SafetensorsSource} input
- * @param {import('./index.js').ReadOptions} [options]
+ * @param {import('./index.js').OpenOptions} [options]
  * @returns {Promise<import('./index.js').SafetensorsFile>}
  * @throws {import('./core/errors.js').SafetensorsError} when the reference loader would reject the file (with `.report`)
  */

@@ -6,6 +6,7 @@
 // text_config. Anything missing or not a positive whole number gives no estimate: never a guess.
 
 /** @typedef {import('../index.js').KvCacheEstimate} KvCacheEstimate */
+/** @typedef {import('../index.js').ModelCard} ModelCard */
 
 /** torch dtype names (config.json's torch_dtype, or dtype since transformers 4.56) -> safetensors dtypes. */
 const TORCH_DTYPES = new Map([
@@ -45,7 +46,8 @@ function sizeField(config, names) {
 export function kvCacheEstimate(parsed, weightDtype, dtypeBits) {
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return null;
   const top = /** @type {Record<string, unknown>} */ (parsed);
-  if (top.is_encoder_decoder === true) return null;
+  // diffusers' configs (a UNet's, a transformer's) carry _class_name (its ConfigMixin): no decoder's.
+  if (top.is_encoder_decoder === true || typeof top._class_name === 'string') return null;
   const architectures = Array.isArray(top.architectures) ? top.architectures : [];
   if (architectures.length && !architectures.some((a) => typeof a === 'string' && DECODER_CLASS.test(a))) return null;
   const nested = top.text_config;
@@ -99,4 +101,20 @@ export function mainFloatDtype(bytesByDtype) {
   for (const [dtype, bytes] of Object.entries(bytesByDtype))
     if (floats.has(dtype) && (best === null || bytes > bytesByDtype[best])) best = dtype;
   return best;
+}
+
+/**
+ * `card` with memory.kvCache, when the config.json `readConfig` gives (once read) allows an
+ * estimate; `dtypes`: the core's dtype table.
+ * @param {ModelCard} card a copy of the card, changed in place
+ * @param {(signal?: AbortSignal) => Promise<unknown>} readConfig
+ * @param {{ name: string, bits: number }[]} dtypes
+ * @param {AbortSignal} [signal]
+ */
+export async function withKvCache(card, readConfig, dtypes, signal) {
+  const parsed = await readConfig(signal);
+  const bits = (/** @type {string} */ name) => dtypes.find((d) => d.name === name)?.bits ?? null;
+  const kvCache = kvCacheEstimate(parsed, mainFloatDtype(card.memory.byDtype), bits);
+  if (kvCache) card.memory.kvCache = kvCache;
+  return card;
 }

@@ -1,7 +1,8 @@
 // How the CLI opens what it is given: a path as a FileHandle (Node 20's openAsBlob truncates
 // sizes past 4 GiB), an http(s) URL through the library's Range requests, - as standard input
 // read whole; a file that cannot be read gets a report of its own.
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { openSafetensors, SafetensorsError } from '../index.js';
 import { isHttpUrl } from '../source/http_source.js';
 import { printable } from './text.js';
@@ -39,6 +40,17 @@ export async function withFile(path, fn) {
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * The config.json in the folder of a file given by its path, when there is one (the card's KV
+ * cache comes from it); undefined for a URL, standard input or a folder without one.
+ * @param {string} path
+ */
+export async function configBeside(path) {
+  if (isHttpUrl(path) || path === '-') return undefined;
+  const config = join(dirname(path), 'config.json');
+  return (await stat(config).catch(() => null))?.isFile() ? config : undefined;
 }
 
 /**

@@ -9,13 +9,14 @@ import {
   validateSafetensors,
 } from '../index.js';
 import { cardLines, counted, findingLine, printable, table, verdictText } from './text.js';
-import { unreadable, withFile } from './files.js';
+import { configBeside, unreadable, withFile } from './files.js';
 import { componentLines, isModelArgument, modelReport, pipelineReport, separateFiles, shardLines } from './sharded.js';
 import { civitaiText, findOnCivitai } from './civitai.js';
 
 /**
- * One read of the header: the opened file and its card, or for a rejected file the report its error
- * carries and, when its header listed tensors, the card of that header (a second read).
+ * One read of the header: the opened file and its card (with the KV cache of the config.json
+ * beside it), or for a rejected file the report its error carries and, when its header listed
+ * tensors, the card of that header (a second read).
  * @template T
  * @param {string} path
  * @param {(st: import('../index.js').SafetensorsFile | null, report: import('../index.js').ValidationReport, card: import('../index.js').ModelCard | null) => T} fn
@@ -23,8 +24,9 @@ import { civitaiText, findOnCivitai } from './civitai.js';
  */
 async function openPath(path, fn) {
   try {
+    const config = await configBeside(path);
     return await withFile(path, async (handle) => {
-      const st = await openSafetensors(handle);
+      const st = await openSafetensors(handle, { config });
       return fn(st, st.report, await st.describe({ readAlpha: true }));
     });
   } catch (error) {

@@ -3,6 +3,7 @@ import { tensorNotFound } from '../core/errors.js';
 import { throwIfAborted } from '../core/abort.js';
 import { initSafetensors } from '../core/modules.js';
 import { cardObject } from '../card/card_table.js';
+import { withKvCache } from '../card/kv_cache.js';
 import { hashSource } from '../hashing/hash_source.js';
 import { checkBoolean, checkOptions } from './options.js';
 
@@ -10,16 +11,17 @@ import { checkBoolean, checkOptions } from './options.js';
  * @param {import('./open_file.js').OpenedFile} opened
  * @param {() => import('../index.js').SafetensorsFile} self the handle, for describe's alpha read
  */
-export function cardAndHashes({ source, header, byName, cardOf }, self) {
+export function cardAndHashes({ source, header, byName, cardOf, readConfig }, self) {
   const { tensors, dataStart } = header;
   /** @type {number | null} the alpha read for describe({ readAlpha }), once it was */
   let alphaRead = null;
   return {
     /**
      * The model card, built by the card module from the header read at open, on the first call
-     * (later calls only copy it: a new object each call). Reads nothing more, unless
-     * `readAlpha` is set and only an adapter's `.alpha` tensors hold its alpha: then one of
-     * those scalars is read, on the first such call.
+     * (later calls only copy it: a new object each call), with the KV cache when a config.json
+     * was given or sits beside the file's path (read on the first call). Reads no tensor data,
+     * unless `readAlpha` is set and only an adapter's `.alpha` tensors hold its alpha: then one
+     * of those scalars is read, on the first such call.
      * @param {{ readAlpha?: boolean, signal?: AbortSignal }} [describeOptions]
      * @returns {Promise<import('../index.js').ModelCard>}
      */
@@ -27,8 +29,9 @@ export function cardAndHashes({ source, header, byName, cardOf }, self) {
       const { readAlpha = false, signal } = checkOptions(describeOptions);
       if (typeof readAlpha !== 'boolean') throw new TypeError('options.readAlpha must be a boolean');
       throwIfAborted(signal);
+      const core = await initSafetensors();
       /** @type {import('../index.js').ModelCard} */
-      const described = cardObject(await cardOf());
+      const described = await withKvCache(cardObject(await cardOf()), readConfig, core.tables.dtypes, signal);
       const adapter = described.adapter;
       if (readAlpha && adapter && adapter.alpha === null && adapter.alphaTensor !== undefined) {
         alphaRead ??= /** @type {Float32Array} */ (

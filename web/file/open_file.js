@@ -2,6 +2,8 @@
 // put together from the methods of its parts (reads, card and hashes, edits).
 import { SafetensorsError } from '../core/errors.js';
 import { cardOnce } from '../card/model_card.js';
+import { initSafetensors } from '../core/modules.js';
+import { configBesidePath, configOnce, configReader } from '../sharded/model_config.js';
 import { checkOptions } from './options.js';
 import { readSource, verdictOf } from './validate.js';
 import { tensorReads } from './tensor_reads.js';
@@ -16,9 +18,11 @@ import { edits } from './edits.js';
  *   header: Awaited<ReturnType<typeof readSource>>['header'],
  *   byName: () => Map<string, number>,
  *   cardOf: () => Promise<import('../card/model_card.js').BuiltCard>,
+ *   readConfig: (signal?: AbortSignal) => Promise<unknown>,
  * }} OpenedFile
  *   byName: tensor name -> index, built on first use (opening stays as cheap as the header
- *   parse); cardOf: the card's JSON and its module tree's builder, built on first use and kept
+ *   parse); cardOf: the card's JSON and its module tree's builder, built on first use and kept;
+ *   readConfig: the parsed config.json beside the weights (null: none), read on first use
  */
 
 /**
@@ -27,13 +31,20 @@ import { edits } from './edits.js';
  * `describable`, the header table (the card's input, about the size of the header again) is
  * let go at once: a sharded model's shards, whose card is the model's.
  * @param {import('../index.js').SafetensorsSource} input
- * @param {import('../index.js').ReadOptions} options
+ * @param {import('../index.js').OpenOptions} options
  * @param {boolean} describable
  * @returns {Promise<import('../index.js').SafetensorsFile>}
  * @throws {SafetensorsError} when the reference loader would reject the file (with `.report`)
  */
 export async function openFile(input, options, describable) {
   checkOptions(options);
+  // options.config, or in Node the config.json beside a path; checked before anything is read.
+  // A shard has none: its model reads the config.json beside the shards.
+  const config = !describable
+    ? undefined
+    : options.config === undefined
+      ? configBesidePath(input)
+      : configReader(options.config, options);
   const { source, header } = await readSource(input, options);
   const report = verdictOf(header);
   if (report.referenceError !== null) {
@@ -50,6 +61,7 @@ export async function openFile(input, options, describable) {
   // as the file; the table (about the size of the header) only until the card has its module tree.
   const card = describable ? cardOnce(header.table, tensors.length) : null;
   header.table = /** @type {any} */ (null);
+  const core = await initSafetensors();
   /** @type {OpenedFile} */
   const opened = {
     input,
@@ -64,6 +76,10 @@ export async function openFile(input, options, describable) {
         );
       return card();
     },
+    // A config.json that cannot be read or parsed: a finding of the file, told once.
+    readConfig: configOnce(config, (message) =>
+      header.findings.push({ code: 'ConfigUnreadable', severity: core.severity('ConfigUnreadable'), message }),
+    ),
   };
   /** @type {import('../index.js').SafetensorsFile} */
   const file = {

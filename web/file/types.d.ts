@@ -20,7 +20,8 @@ export interface SafetensorsFile extends TensorReader {
   report: ValidationReport;
   /**
    * What the file is, from its header and metadata (built by the card module from the header as
-   * read at open, on the first call, and kept: a new object each call). Reads no tensor data,
+   * read at open, on the first call, and kept: a new object each call), with the KV cache from
+   * the config.json given or found beside the file (OpenOptions.config). Reads no tensor data,
    * except with `readAlpha` when only an adapter's `.alpha` tensors hold its alpha (then one
    * scalar is read, on the first such call).
    */
@@ -95,6 +96,22 @@ export interface ReadOptions {
   headers?: HeadersInit;
   /** For http(s) URLs: bytes asked for by the first request (default 262,144); reads inside them cost no request. */
   firstRead?: number;
+}
+
+/**
+ * openSafetensors' options. `config`: the model's config.json (transformers' config, beside the
+ * weights), from which describe() gives a decoder language model's KV cache size
+ * (`card.memory.kvCache`). Give it as a picked `File` or any `Blob`, its bytes, an http(s) URL
+ * (an error status such as 404: none), or in Node its path. In Node, a file opened by its path
+ * reads the `config.json` in the same folder when there is one, unless `config` is given (`null`:
+ * none). It is read on the first describe(), never at open; one that cannot be read or is not
+ * JSON adds a `ConfigUnreadable` finding (severity info) to `findings` and the card has no KV
+ * cache. Picked files in a browser: `openSafetensors(file, { config: picked.find((f) => f.name ===
+ * 'config.json') })`; `openSafetensorsIndex([file, configFile])` opens the same file as a model
+ * of one shard, with its config.
+ */
+export interface OpenOptions extends ReadOptions {
+  config?: Blob | Uint8Array | string | URL | null;
 }
 
 export interface ValidateOptions extends ReadOptions {

@@ -11,6 +11,7 @@ import { SafetensorsError, errorText } from '../core/errors.js';
 import { throwIfAborted } from '../core/abort.js';
 import { PIPELINE_INDEX, locatePipeline } from './pipeline_files.js';
 import { pooled } from './sharded_model.js';
+import { CONFIG } from './model_config.js';
 
 /** Component classes that hold no weights: schedulers, tokenizers, image processors. */
 const NO_WEIGHTS_CLASS = /(Scheduler|Tokenizer|TokenizerFast|Processor|FeatureExtractor)$/;
@@ -119,6 +120,8 @@ async function openComponent(component, files, options, api, severity) {
   const candidates = weightNames(library, variant);
   const tagged = (/** @type {import('../index.js').Finding[]} */ findings) =>
     findings.map((f) => ({ ...f, component: name }));
+  // The component's own config.json (a text encoder's, say): listed, or over HTTP tried on describe().
+  const config = listing === null || listing.includes(CONFIG) ? files.configAt(`${name}/${CONFIG}`) : null;
   for (const { name: file, sharded } of candidates) {
     if (listing !== null && !listing.includes(file)) continue;
     const path = `${name}/${file}`;
@@ -129,7 +132,10 @@ async function openComponent(component, files, options, api, severity) {
     };
     try {
       if (sharded) {
-        const model = await api.openSafetensorsIndex(await files.index(path), {
+        const index = await files.index(path);
+        // An index URL finds the config.json beside it; { index, resolve } is given it.
+        const source = typeof index === 'object' && 'index' in index ? { ...index, config } : index;
+        const model = await api.openSafetensorsIndex(source, {
           fetch,
           headers,
           signal,
@@ -148,7 +154,7 @@ async function openComponent(component, files, options, api, severity) {
           findings: tagged(model.findings),
         };
       }
-      const model = await api.openSafetensors(await files.file(path), { fetch, headers, signal, firstRead });
+      const model = await api.openSafetensors(await files.file(path), { fetch, headers, signal, firstRead, config });
       return { ...opened, model, report: model.report, findings: tagged(model.findings) };
     } catch (error) {
       if (signal?.aborted) throw signal.reason;

@@ -25,6 +25,7 @@ const tooLarge = (/** @type {number} */ bytes) =>
  * @property {(folder: string) => Promise<string[] | null>} list a component folder's file names (null: cannot list)
  * @property {(path: string) => SafetensorsSource | Promise<SafetensorsSource>} file a source for openSafetensors (path relative to the pipeline folder)
  * @property {(path: string) => IndexSource | Promise<IndexSource>} index a source for openSafetensorsIndex
+ * @property {(path: string) => File | string} configAt a component's config.json, as openSafetensors' config option takes it
  */
 /** @typedef {import('../index.js').SafetensorsSource} SafetensorsSource */
 /** @typedef {import('../index.js').IndexSource} IndexSource */
@@ -60,6 +61,7 @@ function fromUrl(url, options) {
     list: async () => null,
     file: at,
     index: at,
+    configAt: at,
   }))();
 }
 
@@ -92,6 +94,7 @@ async function fromFiles(files) {
         .map((p) => p.slice(prefix.length));
     },
     file: get,
+    configAt: get,
     index(path) {
       const folder = path.slice(0, path.lastIndexOf('/') + 1);
       return { index: get(path), resolve: (/** @type {string} */ name) => get(folder + name) };
@@ -125,6 +128,7 @@ async function fromPath(path) {
       return listing?.folder ? listing.files : [];
     },
     file: (/** @type {string} */ p) => node.pathSource(node.join(root, p)),
+    configAt: (/** @type {string} */ p) => node.join(root, p),
     // The index's bytes and its shards, not its path: a folder holding two variants' shards
     // would otherwise report the other variant's as not referenced.
     async index(/** @type {string} */ p) {

@@ -7,7 +7,7 @@ import { fetchWhole, isHttpUrl } from '../source/http_source.js';
 import { isFileList } from '../source/file_list.js';
 import { INDEX_LIMIT_BYTES, indexTooLarge, invalidIndex, parseIndex, shardUrl } from './shard_index.js';
 import { PIPELINE_INDEX, holdsPipeline } from './pipeline_files.js';
-import { CONFIG_LIMIT_BYTES, blobBytes, configTooLarge, readConfigFile } from './model_config.js';
+import { CONFIG, blobBytes, configReader, readConfigFile } from './model_config.js';
 import { nodeFiles } from '../source/node_import.js';
 
 const isPipeline = (/** @type {string} */ where) =>
@@ -16,8 +16,6 @@ const isPipeline = (/** @type {string} */ where) =>
   );
 
 const INDEX_SUFFIX = '.safetensors.index.json';
-/** transformers' config file, beside the weights (CONFIG_NAME in its utils/constants). */
-const CONFIG = 'config.json';
 const SHARD_SUFFIX = '.safetensors';
 
 /** @typedef {import('../index.js').SafetensorsSource} SafetensorsSource */
@@ -86,11 +84,7 @@ async function fromUrl(url, options) {
   const href = String(url);
   const bytes = await fetchWhole(href, options, INDEX_LIMIT_BYTES, indexTooLarge);
   const index = parseIndex(bytes, href);
-  const config = () =>
-    fetchWhole(shardUrl(CONFIG, href), options, CONFIG_LIMIT_BYTES, configTooLarge).catch((error) => {
-      if (error?.code === 'HttpError') return null; // none beside the index
-      throw error;
-    });
+  const config = configReader(shardUrl(CONFIG, href), options);
   return { ...withIndex(href, index, (/** @type {string} */ name) => shardUrl(name, href), []), config };
 }
 
@@ -173,12 +167,14 @@ async function fromPath(path) {
 
 /**
  * @param {IndexParts} source as the caller gave it (checked here)
+ * @param {import('../source/http_fetch.js').FetchOptions} options
  * @returns {Promise<ModelFiles>}
  */
-function fromParts(source) {
+function fromParts(source, options) {
   const { index, resolve } = source;
   if (typeof resolve !== 'function')
     throw new TypeError('source.resolve must be a function (shard name -> a source openSafetensors takes)');
+  const config = configReader(source.config, options);
   return (async () => {
     let value = index;
     if (typeof Blob !== 'undefined' && index instanceof Blob) {
@@ -187,7 +183,7 @@ function fromParts(source) {
     } else if (index === null || (typeof index !== 'object' && typeof index !== 'string')) {
       throw new TypeError('source.index must be the index as an object, a JSON string or a Blob');
     }
-    return withIndex('the index', parseIndex(value, 'the index'), resolve, []);
+    return { ...withIndex('the index', parseIndex(value, 'the index'), resolve, []), config };
   })();
 }
 
@@ -207,7 +203,7 @@ export async function locateModel(source, options) {
     return fromPath(source);
   }
   if (source !== null && typeof source === 'object' && 'index' in source)
-    return fromParts(/** @type {IndexParts} */ (source));
+    return fromParts(/** @type {IndexParts} */ (source), options);
   throw new TypeError(
     'expected the URL of a .safetensors.index.json, picked files (FileList or File[]), a path (Node) or { index, resolve }',
   );

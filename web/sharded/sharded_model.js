@@ -6,7 +6,7 @@ import { throwIfAborted } from '../core/abort.js';
 import { writeHeaderTable } from '../header/header_table_writer.js';
 import { cardOnce } from '../card/model_card.js';
 import { cardObject } from '../card/card_table.js';
-import { kvCacheEstimate, mainFloatDtype } from '../card/kv_cache.js';
+import { withKvCache } from '../card/kv_cache.js';
 import { configOnce } from './model_config.js';
 import { locateModel } from './shard_sources.js';
 import { unsafeShardReason } from './shard_index.js';
@@ -165,7 +165,6 @@ export async function openShardedModel(source, options, openSafetensors) {
   const readConfig = configOnce(files.config, (problem) =>
     findings.push({ code: 'ConfigUnreadable', severity: severity('ConfigUnreadable'), message: problem }),
   );
-  const dtypeBits = (/** @type {string} */ name) => core.tables.dtypes.find((d) => d.name === name)?.bits ?? null;
   const notFound = (/** @type {string} */ name) => {
     if (files.index) {
       const { names, shardOf } = files.index;
@@ -237,11 +236,7 @@ export async function openShardedModel(source, options, openSafetensors) {
     },
     async describe(describeOptions = {}) {
       throwIfAborted(describeOptions.signal);
-      const described = cardObject(await card());
-      const parsed = await readConfig(describeOptions.signal);
-      const kvCache = kvCacheEstimate(parsed, mainFloatDtype(described.memory.byDtype), dtypeBits);
-      if (kvCache) described.memory.kvCache = kvCache;
-      return described;
+      return withKvCache(cardObject(await card()), readConfig, core.tables.dtypes, describeOptions.signal);
     },
   };
 }

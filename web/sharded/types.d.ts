@@ -30,6 +30,8 @@ export type IndexSource =
   | {
       index: object | string | Blob | Uint8Array;
       resolve(shardName: string): SafetensorsSource | Promise<SafetensorsSource>;
+      /** The model's config.json, for the KV cache: as OpenOptions.config takes it. */
+      config?: Blob | Uint8Array | string | URL | null;
     };
 
 export interface ShardTensorInfo extends TensorInfo {
