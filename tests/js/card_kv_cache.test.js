@@ -106,6 +106,10 @@ describe('the KV cache of a decoder language model from its config.json', () => 
   test('no estimate where the config cannot give one: never a guess', () => {
     expect(kvCacheEstimate(SD14_TEXT_ENCODER, 'F32', bits)).toBeNull(); // not a decoder
     expect(kvCacheEstimate({ ...LLAMA31_8B, is_encoder_decoder: true }, null, bits)).toBeNull();
+    // A diffusers config (its ConfigMixin writes _class_name) with a decoder's field names.
+    const unnamed = { ...LLAMA31_8B, architectures: undefined };
+    expect(kvCacheEstimate(unnamed, null, bits)?.bytesPerToken).toBe(131_072);
+    expect(kvCacheEstimate({ ...unnamed, _class_name: 'SanaTransformer2DModel' }, null, bits)).toBeNull();
     expect(kvCacheEstimate({ ...LLAMA31_8B, kv_lora_rank: 512 }, null, bits)).toBeNull(); // DeepSeek's latent cache
     for (const field of ['num_hidden_layers', 'num_attention_heads'])
       expect(kvCacheEstimate({ ...LLAMA31_8B, [field]: undefined }, null, bits)).toBeNull();

@@ -13,3 +13,16 @@ export const LLAMA31_8B = {
   torch_dtype: 'float16',
   vocab_size: 128256,
 };
+
+// HelgeS/capp-gpt-serve, model/config.json @ 0ed644ff4f13: the config of the real tiny GPT-2 of
+// the fixtures (transformers_gpt2_tiny_f32, that repository's model/model.safetensors): GPT-2
+// names, no key/value head count (one per head), 64 / 4 = 16 per head, float32.
+export const GPT2_TINY = {
+  architectures: ['GPT2LMHeadModel'],
+  model_type: 'gpt2',
+  n_embd: 64,
+  n_head: 4,
+  n_layer: 4,
+  torch_dtype: 'float32',
+  vocab_size: 53,
+};
