@@ -4,6 +4,7 @@ import { open } from 'node:fs/promises';
 import {
   initSafetensors,
   openSafetensors,
+  openSafetensorsIndex,
   validateSafetensors,
   SafetensorsError,
   type DataScan,
@@ -124,6 +125,22 @@ export async function card(st: SafetensorsFile): Promise<string> {
   // @ts-expect-error readAlpha is a boolean
   await st.describe({ readAlpha: 1 });
   return `${kind} ${rank} ${tree.children.length} ${words.join()} ${c.family?.id} ${wrong} ${kv} ${dtypeFrom} ${always}`;
+}
+
+// One file with its config.json (the card's KV cache): picked, its bytes, a URL or (Node) a path.
+export async function withConfig(file: File, config: File): Promise<number | undefined> {
+  const st = await openSafetensors(file, { config });
+  await openSafetensors('./model.safetensors', { config: './config.json' });
+  await openSafetensors(file, { config: new Uint8Array(2), signal: AbortSignal.timeout(1000) });
+  await openSafetensors('https://example.com/model.safetensors', {
+    config: new URL('https://example.com/config.json'),
+  });
+  await openSafetensors('./model.safetensors', { config: null }); // none, not even beside the path
+  // @ts-expect-error the config is a file, bytes, a URL or a path, not its parsed object
+  await openSafetensors(file, { config: { num_hidden_layers: 32 } });
+  const model = await openSafetensorsIndex({ index: {}, resolve: () => file, config });
+  await openSafetensorsIndex([file, config]); // one file and its config, as a model of one shard
+  return (await st.describe()).memory.kvCache?.bytesPerToken ?? (await model.describe()).memory.kvCache?.layers;
 }
 
 export async function hashes(st: SafetensorsFile, file: Blob): Promise<string> {
