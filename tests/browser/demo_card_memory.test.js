@@ -1,6 +1,7 @@
 // The card panel's memory lines in Chromium (issue 29, item 6): a picked file shows what its
 // weights take, and a picked folder with a decoder's config.json also its KV cache per 1,000
-// tokens; a folder whose config.json is broken shows the finding and no KV cache line.
+// tokens, as does one file picked with its config.json; a folder whose config.json is broken
+// shows the finding and no KV cache line.
 import { describe, expect, test } from 'vitest';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -67,6 +68,37 @@ describe('the card panel shows memory and the KV cache (Chromium)', () => {
     const labels = await page.$$eval('#card-rows dt', (dts) => dts.map((d) => d.textContent));
     expect(labels.slice(0, 4)).toEqual(['Parameters', 'Size', 'Memory', 'KV cache']);
     if (process.env.SCREENSHOT) await page.screenshot({ path: process.env.SCREENSHOT, fullPage: true });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  test('a file picked with its config.json (issue 37): the KV cache line; a broken one: the finding', async () => {
+    const { page, errors } = await openDemo(demo);
+    const dir = join(demo.dir, 'one-file');
+    await mkdir(dir, { recursive: true });
+    const weights = join(dir, 'model.safetensors');
+    await writeFile(
+      weights,
+      writeSafetensors([
+        { name: 'model.layers.0.self_attn.q_proj.weight', dtype: 'BF16', shape: [64, 64], data: new Uint8Array(8192) },
+      ]),
+    );
+    await writeFile(join(dir, 'config.json'), JSON.stringify(LLAMA3_8B_CONFIG));
+    await pickFile(page, [weights, join(dir, 'config.json')]);
+    expect(await text(page, 'verdict')).toBe('loadable');
+    expect(await text(page, 'file-name')).toBe('model.safetensors');
+    expect(await text(page, 'card-kv-cache')).toBe(
+      '125.0 MiB per 1,000 tokens (32 layers × 8 KV heads × 128 × BF16, config.json)',
+    );
+    if (process.env.SCREENSHOT_FILE) await page.screenshot({ path: process.env.SCREENSHOT_FILE, fullPage: true });
+    // The same file alone: no KV cache line.
+    await pickFile(page, weights);
+    expect(await text(page, 'verdict')).toBe('loadable');
+    expect(await page.$('[data-testid=card-kv-cache]')).toBeNull();
+    await writeFile(join(dir, 'config.json'), '{"num_hidden_layers": 32,');
+    await pickFile(page, [weights, join(dir, 'config.json')]);
+    expect(await page.$('[data-testid=card-kv-cache]')).toBeNull();
+    expect(await page.textContent('#findings')).toMatch(/ConfigUnreadable/);
     expect(errors).toEqual([]);
     await page.close();
   });
