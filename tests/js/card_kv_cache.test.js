@@ -3,19 +3,17 @@
 // expected bytes are worked out here from the formula, 2 x layers x kv heads x head size x
 // bytes), then a folder, picked files and a URL with a config.json beside the weights, a bad one
 // and none.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { initSafetensors, openSafetensorsIndex } from '../../web/index.js';
 import { kvCacheEstimate, mainFloatDtype } from '../../web/card/kv_cache.js';
 import { kvCacheText } from '../../web/card/card_text.js';
 import { configOnce } from '../../web/sharded/model_config.js';
 import { writeSafetensors } from '../../tools/write_safetensors.js';
-import { startServer } from './http_server.js';
+import { servedFolders } from './http_server.js';
 import { run } from './cli_run.js';
-import { LLAMA31_8B } from './model_configs.js';
+import { LLAMA31_8B, SD14_TEXT_ENCODER } from './model_configs.js';
 
 const { tables } = await initSafetensors();
 const bits = (/** @type {string} */ name) => tables.dtypes.find((d) => d.name === name)?.bits ?? null;
@@ -59,15 +57,6 @@ const MEDGEMMA_27B = {
   },
   torch_dtype: 'bfloat16',
   vision_config: { hidden_size: 1152, num_attention_heads: 16, num_hidden_layers: 27 },
-};
-// wswplay/stable-diffusion-v1-4, text_encoder/config.json @ d43bc75b1173: a CLIP text encoder, no decoder.
-const SD14_TEXT_ENCODER = {
-  architectures: ['CLIPTextModel'],
-  hidden_size: 768,
-  model_type: 'clip_text_model',
-  num_attention_heads: 12,
-  num_hidden_layers: 12,
-  torch_dtype: 'float32',
 };
 
 describe('the KV cache of a decoder language model from its config.json', () => {
@@ -160,9 +149,7 @@ test('config.json is read once; a read that was aborted is tried again; a proble
 });
 
 describe('a sharded model with its config.json', () => {
-  let work = '';
-  /** @type {Awaited<ReturnType<typeof startServer>>} */
-  let server;
+  const served = servedFolders('st-kv-');
   const shard = writeSafetensors([
     { name: 'model.layers.0.self_attn.q_proj.weight', dtype: 'BF16', shape: [4, 4], data: new Uint8Array(32) },
     { name: 'model.layers.0.mlp.gate_proj.weight', dtype: 'BF16', shape: [8, 4], data: new Uint8Array(64) },
@@ -180,28 +167,14 @@ describe('a sharded model with its config.json', () => {
    * @param {string | Uint8Array | null} config config.json's text or bytes; null: none
    */
   async function folder(name, config) {
-    const dir = join(work, name);
-    await mkdir(dir);
-    /** @type {Record<string, Uint8Array>} */
+    /** @type {Record<string, Uint8Array | string>} */
     const files = {
       'model-00001-of-00001.safetensors': shard,
-      'model.safetensors.index.json': new TextEncoder().encode(JSON.stringify(index)),
+      'model.safetensors.index.json': JSON.stringify(index),
     };
-    if (config !== null) files['config.json'] = typeof config === 'string' ? new TextEncoder().encode(config) : config;
-    for (const [file, bytes] of Object.entries(files)) {
-      await writeFile(join(dir, file), bytes);
-      server.files.set(`/${name}/${file}`, { bytes, etag: `"${name}/${file}"` });
-    }
-    return dir;
+    if (config !== null) files['config.json'] = config;
+    return served.folder(name, files);
   }
-  beforeAll(async () => {
-    work = await mkdtemp(join(tmpdir(), 'st-kv-'));
-    server = await startServer();
-  });
-  afterAll(async () => {
-    await server.close();
-    await rm(work, { recursive: true, force: true });
-  });
 
   test('from a folder, its index, picked files and a URL: the same KV cache; the config read once', async () => {
     const dir = await folder('llama', JSON.stringify({ ...LLAMA31_8B, torch_dtype: 'bfloat16' }));
@@ -212,7 +185,7 @@ describe('a sharded model with its config.json', () => {
       dir,
       join(dir, 'model.safetensors.index.json'),
       picked,
-      server.url('/llama/model.safetensors.index.json'),
+      served.server.url('/llama/model.safetensors.index.json'),
     ];
     for (const source of sources) {
       const model = await openSafetensorsIndex(/** @type {any} */ (source));
@@ -225,9 +198,9 @@ describe('a sharded model with its config.json', () => {
       expect(card.family?.id).toBe('llama');
       expect(kvCacheText(card)).toBe('125.0 MiB per 1,000 tokens (32 layers × 8 KV heads × 128 × BF16, config.json)');
       expect(model.findings).toEqual([]);
-      const configReads = server.log.filter((r) => r.path.endsWith('/config.json')).length;
+      const configReads = served.server.log.filter((r) => r.path.endsWith('/config.json')).length;
       await model.describe();
-      expect(server.log.filter((r) => r.path.endsWith('/config.json')).length).toBe(configReads);
+      expect(served.server.log.filter((r) => r.path.endsWith('/config.json')).length).toBe(configReads);
     }
   });
 
@@ -236,7 +209,7 @@ describe('a sharded model with its config.json', () => {
       ['none', null],
       ['encoder', JSON.stringify(SD14_TEXT_ENCODER)],
     ])) {
-      for (const source of [await folder(name, config), server.url(`/${name}/model.safetensors.index.json`)]) {
+      for (const source of [await folder(name, config), served.server.url(`/${name}/model.safetensors.index.json`)]) {
         const model = await openSafetensorsIndex(source);
         expect((await model.describe()).memory.kvCache).toBeUndefined();
         expect(model.findings).toEqual([]);
@@ -247,7 +220,7 @@ describe('a sharded model with its config.json', () => {
       ['not-utf8', new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x7d])],
     ])) {
       const dir = await folder(name, config);
-      for (const source of [dir, server.url(`/${name}/model.safetensors.index.json`)]) {
+      for (const source of [dir, served.server.url(`/${name}/model.safetensors.index.json`)]) {
         const model = await openSafetensorsIndex(source);
         expect(model.loadable).toBe(true);
         const card = await model.describe();

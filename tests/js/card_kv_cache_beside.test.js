@@ -2,16 +2,15 @@
 // opened by its path in Node (the config.json in its folder), one file given its config as a
 // File, bytes, a path or a URL, a folder or a pick of one model.safetensors and its config.json,
 // each component of a diffusers pipeline, and the CLI's inspect FILE and inspect FOLDER.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { describe, expect, test } from 'vitest';
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openSafetensors, openSafetensorsIndex, openSafetensorsPipeline } from '../../web/index.js';
 import { writeSafetensors } from '../../tools/write_safetensors.js';
 import { HAVE_REAL, REAL_DIR } from './fixtures.js';
-import { startServer } from './http_server.js';
+import { servedFolders } from './http_server.js';
 import { run } from './cli_run.js';
-import { GPT2_TINY, LLAMA31_8B } from './model_configs.js';
+import { GPT2_TINY, LLAMA31_8B, SD14_TEXT_ENCODER } from './model_configs.js';
 
 // Llama 3 8B's sizes in bfloat16: 2 x 32 layers x 8 KV heads x 128 x 2 bytes = 131,072 a token.
 const LLAMA3_8B = JSON.stringify({ ...LLAMA31_8B, torch_dtype: 'bfloat16' });
@@ -27,44 +26,10 @@ const LLAMA_FILE = writeSafetensors([
   BF16('model.layers.0.self_attn.q_proj.weight', [8, 8]),
   BF16('model.layers.0.mlp.gate_proj.weight', [16, 8]),
 ]);
-// wswplay/stable-diffusion-v1-4, text_encoder/config.json @ d43bc75b1173: a CLIP text encoder, no decoder.
-const CLIP_TEXT = JSON.stringify({
-  architectures: ['CLIPTextModel'],
-  hidden_size: 768,
-  model_type: 'clip_text_model',
-  num_attention_heads: 12,
-  num_hidden_layers: 12,
-  torch_dtype: 'float32',
-});
+const CLIP_TEXT = JSON.stringify(SD14_TEXT_ENCODER);
 
-let work = '';
-/** @type {Awaited<ReturnType<typeof startServer>>} */
-let server;
-
-/**
- * A folder `name` under the work folder holding `files` (name -> bytes or text), also served at /name/.
- * @param {string} name
- * @param {Record<string, Uint8Array | string>} files
- */
-async function folder(name, files) {
-  const dir = join(work, name);
-  for (const [file, content] of Object.entries(files)) {
-    const bytes = typeof content === 'string' ? new TextEncoder().encode(content) : content;
-    await mkdir(join(dir, file, '..'), { recursive: true });
-    await writeFile(join(dir, file), bytes);
-    server.files.set(`/${name}/${file}`, { bytes, etag: `"${name}/${file}"` });
-  }
-  return dir;
-}
-
-beforeAll(async () => {
-  work = await mkdtemp(join(tmpdir(), 'st-kv-beside-'));
-  server = await startServer();
-});
-afterAll(async () => {
-  await server.close();
-  await rm(work, { recursive: true, force: true });
-});
+const served = servedFolders('st-kv-beside-');
+const folder = served.folder;
 
 describe('one file and its config.json', () => {
   test('opened by its path in Node: the config.json in its folder; { config: null }: none', async () => {
@@ -89,22 +54,22 @@ describe('one file and its config.json', () => {
       new File([configBytes], 'config.json'),
       configBytes,
       join(dir, 'config.json'),
-      server.url('/given/config.json'),
-      new URL(server.url('/given/config.json')),
+      served.server.url('/given/config.json'),
+      new URL(served.server.url('/given/config.json')),
     ];
     for (const config of configs) {
-      for (const source of [LLAMA_FILE, server.url('/given/model.safetensors')]) {
+      for (const source of [LLAMA_FILE, served.server.url('/given/model.safetensors')]) {
         const st = await openSafetensors(source, { config });
         expect((await st.describe()).memory.kvCache).toMatchObject(LLAMA_KV);
         expect(st.findings).toEqual([]);
       }
     }
     // A URL of a file finds no config.json by itself (no request is made for one).
-    const before = server.log.length;
-    const remote = await openSafetensors(server.url('/given/model.safetensors'));
+    const before = served.server.log.length;
+    const remote = await openSafetensors(served.server.url('/given/model.safetensors'));
     expect((await remote.describe()).memory.kvCache).toBeUndefined();
-    expect(server.log.slice(before).some((r) => r.path.endsWith('config.json'))).toBe(false);
-    const missing = await openSafetensors(LLAMA_FILE, { config: server.url('/given/none.json') });
+    expect(served.server.log.slice(before).some((r) => r.path.endsWith('config.json'))).toBe(false);
+    const missing = await openSafetensors(LLAMA_FILE, { config: served.server.url('/given/none.json') });
     expect((await missing.describe()).memory.kvCache).toBeUndefined();
     expect(missing.findings).toEqual([]);
   });
@@ -141,7 +106,7 @@ describe('one file and its config.json', () => {
   });
 
   test.skipIf(!HAVE_REAL)('the real tiny GPT-2 beside its repository config.json: 2,048 bytes a token', async () => {
-    const dir = join(work, 'gpt2');
+    const dir = join(served.dir, 'gpt2');
     await mkdir(dir);
     await copyFile(join(REAL_DIR, 'transformers_gpt2_tiny_f32.safetensors'), join(dir, 'model.safetensors'));
     await writeFile(join(dir, 'config.json'), JSON.stringify(GPT2_TINY));
@@ -236,7 +201,7 @@ describe('each component of a diffusers pipeline, with its own config.json', () 
       Object.defineProperty(file, 'webkitRelativePath', { value: `hidream/${path}` });
       return file;
     });
-    for (const source of [dir, picked, server.url('/hidream/model_index.json')]) {
+    for (const source of [dir, picked, served.server.url('/hidream/model_index.json')]) {
       const pipeline = await openSafetensorsPipeline(/** @type {any} */ (source));
       const kv = Object.fromEntries(
         await Promise.all(

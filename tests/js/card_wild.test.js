@@ -10,7 +10,7 @@ import { initSafetensors, openSafetensors, validateSafetensors } from '../../web
 import { haveFixtures, rawFile } from './fixtures.js';
 import { FIELDS, cardValues, judge, judgeAll, parseFacts, readmeRows } from './wild_facts.js';
 import { WILD_LAYOUTS } from './wild_layouts.js';
-import { byName, peft } from './wild_layout_builders.js';
+import { DISTILBERT_BLOCKS, DISTILBERT_Q_V, byName, peft } from './wild_layout_builders.js';
 
 const WILD_DIR = fileURLToPath(new URL('../../../shared/fixtures/wild/', import.meta.url));
 const HAVE_WILD = haveFixtures(WILD_DIR);
@@ -88,17 +88,7 @@ const SAVED_COPY_LAYOUTS = [
     name: 'peft_distilbert_q_lin_v_lin_classifier',
     source: 'written here: a PEFT LoRA on distilbert-base-uncased, q_lin, v_lin and the classifier (modules_to_save)',
     metadata: null,
-    tensors: () =>
-      peft(
-        'base_model.model.distilbert.transformer.layer.',
-        6,
-        [
-          ['attention.q_lin', 768, 768],
-          ['attention.v_lin', 768, 768],
-        ],
-        8,
-        classifierCopies(),
-      ),
+    tensors: () => peft(DISTILBERT_BLOCKS, 6, DISTILBERT_Q_V, 8, classifierCopies()),
     facts:
       'kind `adapter`; family `distilbert|bert`; adapter_type `lora`; adapter_format `peft`; rank `8`; targets `q_lin,v_lin,classifier`',
   },

@@ -1,6 +1,10 @@
 // A local HTTP server for the remote-source tests (127.0.0.1 only): serves byte arrays by path
 // with single byte ranges, as the Hub and CDNs do, and lets a test answer differently.
 import { createServer } from 'node:http';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 
 /**
  * @param {{ cors?: boolean }} [options] cors: false sends no Access-Control-* headers (a server
@@ -64,4 +68,37 @@ export async function startServer({ cors = true } = {}) {
         server.close(() => resolve());
       }),
   });
+}
+
+/**
+ * A server and a temporary folder for a test file's tests (started before them, stopped and
+ * removed after); `folder(name, files)` writes `files` (path in the folder -> bytes or text) to
+ * the folder `name` in it and serves each at /name/path, resolving to the folder's path.
+ * @param {string} prefix the temporary folder's name prefix
+ */
+export function servedFolders(prefix) {
+  const ctx = {
+    /** @type {Awaited<ReturnType<typeof startServer>>} */
+    server: /** @type {any} */ (null),
+    dir: '',
+    async folder(/** @type {string} */ name, /** @type {Record<string, Uint8Array | string>} */ files) {
+      const dir = join(ctx.dir, name);
+      for (const [file, content] of Object.entries(files)) {
+        const bytes = typeof content === 'string' ? new TextEncoder().encode(content) : content;
+        await mkdir(join(dir, file, '..'), { recursive: true });
+        await writeFile(join(dir, file), bytes);
+        ctx.server.files.set(`/${name}/${file}`, { bytes, etag: `"${name}/${file}"` });
+      }
+      return dir;
+    },
+  };
+  beforeAll(async () => {
+    ctx.dir = await mkdtemp(join(tmpdir(), prefix));
+    ctx.server = await startServer();
+  });
+  afterAll(async () => {
+    await ctx.server?.close();
+    if (ctx.dir) await rm(ctx.dir, { recursive: true, force: true });
+  });
+  return ctx;
 }

@@ -26,3 +26,13 @@ export const GPT2_TINY = {
   torch_dtype: 'float32',
   vocab_size: 53,
 };
+
+// wswplay/stable-diffusion-v1-4, text_encoder/config.json @ d43bc75b1173: a CLIP text encoder, no decoder.
+export const SD14_TEXT_ENCODER = {
+  architectures: ['CLIPTextModel'],
+  hidden_size: 768,
+  model_type: 'clip_text_model',
+  num_attention_heads: 12,
+  num_hidden_layers: 12,
+  torch_dtype: 'float32',
+};

@@ -88,6 +88,12 @@ export const GPT2_C_ATTN_C_PROJ = [
 ];
 
 // T5's self-attention (layer 0 of each block) and the decoder's cross-attention (layer 1).
+export const DISTILBERT_BLOCKS = 'base_model.model.distilbert.transformer.layer.';
+/** @type {[string, number, number][]} */
+export const DISTILBERT_Q_V = [
+  ['attention.q_lin', 768, 768],
+  ['attention.v_lin', 768, 768],
+];
 /** @type {[string, number, number][]} */
 export const T5_SELF_Q_V = [
   ['layer.0.SelfAttention.q', 512, 512],

@@ -1,6 +1,8 @@
 // Real layouts of language-model adapters (PEFT, mlx_lm) from public repositories: see
 // wild_layouts.js.
 import {
+  DISTILBERT_BLOCKS,
+  DISTILBERT_Q_V,
   GPT2_BLOCKS,
   GPT2_C_ATTN_C_PROJ,
   PT,
@@ -165,21 +167,12 @@ export const TEXT_LAYOUTS = [
     commit: '675b21410fb7a00b51a6e3dfa3ef72cdd945ca67',
     metadata: PT,
     tensors: () =>
-      peft(
-        'base_model.model.distilbert.transformer.layer.',
-        6,
-        [
-          ['attention.q_lin', 768, 768],
-          ['attention.v_lin', 768, 768],
-        ],
-        8,
-        [
-          { name: 'base_model.model.classifier.bias', dtype: 'F32', shape: [6] },
-          { name: 'base_model.model.classifier.weight', dtype: 'F32', shape: [6, 768] },
-          { name: 'base_model.model.pre_classifier.bias', dtype: 'F32', shape: [768] },
-          { name: 'base_model.model.pre_classifier.weight', dtype: 'F32', shape: [768, 768] },
-        ],
-      ),
+      peft(DISTILBERT_BLOCKS, 6, DISTILBERT_Q_V, 8, [
+        { name: 'base_model.model.classifier.bias', dtype: 'F32', shape: [6] },
+        { name: 'base_model.model.classifier.weight', dtype: 'F32', shape: [6, 768] },
+        { name: 'base_model.model.pre_classifier.bias', dtype: 'F32', shape: [768] },
+        { name: 'base_model.model.pre_classifier.weight', dtype: 'F32', shape: [768, 768] },
+      ]),
     facts:
       'kind `adapter`; family `distilbert|bert`; adapter_type `lora`; adapter_format `peft`; rank `8`; targets `q_lin,v_lin`',
     basis: 'adapter_config.json: base distilbert-base-uncased, r 8, q_lin, v_lin; modules_to_save classifiers',
