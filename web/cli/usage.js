@@ -41,7 +41,9 @@ export const VERBS = {
     about: `prints the model card (what the file is), then the verdict, findings, metadata and
           the tensor table; --json prints { file, report, card, metadata, tensors };
           --civitai hashes the file and asks Civitai which model version it is (the only
-          request to a server it was not given; SAFETENSORS_WASM_CIVITAI_URL changes the server)`,
+          request to a server it was not given; SAFETENSORS_WASM_CIVITAI_URL changes the server);
+          a decoder's config.json beside the weights (in the file's folder, the model's, each
+          component's) adds its KV cache size to the card`,
     flags: ['--json', '--civitai'],
     values: ['--variant'],
     files: 'one',
