@@ -9,7 +9,7 @@ export * from './card/types.js';
 export * from './sharded/types.js';
 export * from './write/types.js';
 export * from './compare/types.js';
-export * from './provenance/types.js';
+export * from './signing/types.js';
 import type { InitOptions, SafetensorsError } from './core/types.js';
 import type { ReadOptions, SafetensorsFile, ValidateOptions, ValidationReport } from './file/types.js';
 import type {
@@ -24,7 +24,7 @@ import type { ByteReader, SafetensorsSource } from './source/types.js';
 import type { DataScan } from './tensors/types.js';
 import type { TensorToWrite } from './write/types.js';
 import type { CheckAdapterOptions, CheckAdapterResult, DiffOptions, DiffResult } from './compare/types.js';
-import type { ModelSource, SignatureVerification, VerifySignatureOptions } from './provenance/types.js';
+import type { ModelSource, SignatureVerification, VerifySignatureOptions } from './signing/types.js';
 
 /**
  * Loads the core's wasm module; optional (the first call of any function does it). Options given
@@ -122,16 +122,16 @@ export function lookupCivitai(
   options?: import('./card/types.js').CivitaiLookupOptions,
 ): Promise<import('./card/types.js').CivitaiModelVersion | null>;
 
-export * from './provenance/bom_types.js';
+export * from './bom/types.js';
 /**
  * A CycloneDX 1.6 bill of materials (JSON object) of a model: a machine-learning-model component with a
  * modelCard from the model card, one file component per file with its SHA-256, and a signature check's
  * result when given. Every file is read once.
  */
 export function createModelBom(
-  model: import('./provenance/bom_types.js').BomModelSource,
-  options?: import('./provenance/bom_types.js').ModelBomOptions,
-): Promise<import('./provenance/bom_types.js').CycloneDxBom>;
+  model: import('./bom/types.js').BomModelSource,
+  options?: import('./bom/types.js').ModelBomOptions,
+): Promise<import('./bom/types.js').CycloneDxBom>;
 
 /**
  * Verifies an OpenSSF model signature (model_signing v1.x: a Sigstore bundle over the model's
