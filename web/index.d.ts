@@ -1,5 +1,9 @@
 // Types of the public API of safetensors-wasm (hand-written; checked by tsc in tests/types):
 // the entry points here, the types of each part in its folder's types.d.ts.
+/**
+ * Open, validate and inspect .safetensors files: the whole API (see docs/api.md for how the parts fit).
+ * @module safetensors-wasm
+ */
 export * from './core/types.js';
 export * from './source/types.js';
 export * from './tensors/types.js';
