@@ -1,4 +1,4 @@
-# Front door: make demo | make test | make test-fast | make build | make bench | make fuzz | make lint | make format
+# Front door: make demo | make test | make test-fast | make build | make bench | make fuzz | make lint | make format | make docs
 # On a fresh Debian machine with Node, the first target you run installs what is missing.
 
 # fuzz-smoke reads PIPESTATUS.
@@ -21,7 +21,7 @@ STAMP_DIR := build/stamps
 APT_CHECKS := em++:emscripten chromium:chromium cmake:cmake g++:g++ clang++:clang clang-format:clang-format python3:python3
 APT_FILES := /usr/include/gtest/gtest.h:libgtest-dev
 
-.PHONY: setup native wasm build test test-fast demo bench fuzz fuzz-build fuzz-smoke serde-differential clean native-test sanitize-test wasm-test js-test js-test-node js-test-browser lint format
+.PHONY: setup native wasm build test test-fast demo bench fuzz fuzz-build fuzz-smoke serde-differential clean native-test sanitize-test wasm-test js-test js-test-node js-test-browser lint format docs
 
 setup: $(STAMP_DIR)/apt $(STAMP_DIR)/npm
 
@@ -87,12 +87,20 @@ test-fast: native-test
 	$(VITEST) --project node
 
 # C++ formatting (.clang-format), JS formatting (Prettier: .prettierrc.json), ESLint
-# (eslint.config.js) and tsc --checkJs over web/, whose JSDoc refers to index.d.ts
-# (web/tsconfig.json; it needs the built module's types).
+# (eslint.config.js), tsc --checkJs over web/, whose JSDoc refers to index.d.ts
+# (web/tsconfig.json; it needs the built module's types), TypeDoc over the public .d.ts
+# (typedoc.json; a warning fails), no import circle (tools/import_cycles.js), and the package as
+# npm users' tools see it: publint --strict and attw (ESM only; the two .wasm exports are files,
+# not modules, so they are left out). All in npm run lint (package.json).
 CXX_SOURCES = $(shell find cpp tests -name '*.h' -o -name '*.cpp')
 lint: wasm
 	clang-format --dry-run -Werror $(CXX_SOURCES)
 	npm run lint
+
+# The API reference, from the public .d.ts files and their JSDoc (typedoc.json), into
+# build/docs/api (open index.html; not committed).
+docs: wasm
+	npx typedoc
 
 format: $(STAMP_DIR)/npm
 	clang-format -i $(CXX_SOURCES)

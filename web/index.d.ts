@@ -1,5 +1,9 @@
 // Types of the public API of safetensors-wasm (hand-written; checked by tsc in tests/types):
 // the entry points here, the types of each part in its folder's types.d.ts.
+/**
+ * Open, validate and inspect .safetensors files: the whole API (see docs/api.md for how the parts fit).
+ * @module safetensors-wasm
+ */
 export * from './core/types.js';
 export * from './source/types.js';
 export * from './tensors/types.js';
@@ -9,7 +13,7 @@ export * from './card/types.js';
 export * from './sharded/types.js';
 export * from './write/types.js';
 export * from './compare/types.js';
-export * from './provenance/types.js';
+export * from './signing/types.js';
 import type { InitOptions, SafetensorsError } from './core/types.js';
 import type { OpenOptions, SafetensorsFile, ValidateOptions, ValidationReport } from './file/types.js';
 import type {
@@ -24,7 +28,7 @@ import type { ByteReader, SafetensorsSource } from './source/types.js';
 import type { DataScan } from './tensors/types.js';
 import type { TensorToWrite } from './write/types.js';
 import type { CheckAdapterOptions, CheckAdapterResult, DiffOptions, DiffResult } from './compare/types.js';
-import type { ModelSource, SignatureVerification, VerifySignatureOptions } from './provenance/types.js';
+import type { ModelSource, SignatureVerification, VerifySignatureOptions } from './signing/types.js';
 
 /**
  * Loads the core's wasm module; optional (the first call of any function does it). Options given
@@ -125,16 +129,16 @@ export function lookupCivitai(
   options?: import('./card/types.js').CivitaiLookupOptions,
 ): Promise<import('./card/types.js').CivitaiModelVersion | null>;
 
-export * from './provenance/bom_types.js';
+export * from './bom/types.js';
 /**
  * A CycloneDX 1.6 bill of materials (JSON object) of a model: a machine-learning-model component with a
  * modelCard from the model card, one file component per file with its SHA-256, and a signature check's
  * result when given. Every file is read once.
  */
 export function createModelBom(
-  model: import('./provenance/bom_types.js').BomModelSource,
-  options?: import('./provenance/bom_types.js').ModelBomOptions,
-): Promise<import('./provenance/bom_types.js').CycloneDxBom>;
+  model: import('./bom/types.js').BomModelSource,
+  options?: import('./bom/types.js').ModelBomOptions,
+): Promise<import('./bom/types.js').CycloneDxBom>;
 
 /**
  * Verifies an OpenSSF model signature (model_signing v1.x: a Sigstore bundle over the model's

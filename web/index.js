@@ -3,7 +3,7 @@
 // puts the package together; each part lives in the folder named for its concern.
 import { openFile } from './file/open_file.js';
 import { checkOptions } from './file/options.js';
-import { openShardedModel } from './sharded/sharded_model.js';
+import { openSafetensorsIndex } from './sharded/open_index.js';
 import { openPipeline } from './sharded/pipeline.js';
 import { diffCheckpoints } from './compare/diff.js';
 import { openSide } from './compare/open_side.js';
@@ -15,8 +15,9 @@ export { validateSafetensors } from './file/validate.js';
 export { serializeSafetensors, writeSafetensors } from './write/writer.js';
 export { isPipelineSource } from './sharded/pipeline_files.js';
 export { lookupCivitai } from './card/civitai.js';
-export { createModelBom } from './provenance/bom.js';
-export { verifyModelSignature } from './provenance/verify_signature.js';
+export { createModelBom } from './bom/bom.js';
+export { verifyModelSignature } from './signing/verify_signature.js';
+export { openSafetensorsIndex };
 
 /**
  * Reads the header of a .safetensors file and returns its tensors and metadata, its
@@ -28,21 +29,6 @@ export { verifyModelSignature } from './provenance/verify_signature.js';
  */
 export async function openSafetensors(input, options = {}) {
   return openFile(input, options, true);
-}
-
-/**
- * Opens a sharded checkpoint (an index.json and its shards) as one model: every shard's
- * header is read (a few at a time), the index checked against them, tensors routed to
- * their shards. Throws only when the index itself cannot be read; a broken model gets findings.
- * @param {unknown} source an index URL, picked files, a path (Node) or { index, resolve }
- * @param {import('./index.js').IndexOptions} [options]
- * @returns {Promise<import('./index.js').ShardedModel>}
- */
-export async function openSafetensorsIndex(source, options = {}) {
-  // openShardedModel gives each shard its options.
-  return openShardedModel(source, checkOptions(options), (shard, shardOptions) =>
-    openFile(shard, /** @type {import('./index.js').ReadOptions} */ (shardOptions), false),
-  );
 }
 
 /**

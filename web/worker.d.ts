@@ -1,4 +1,8 @@
 // safetensors-wasm/worker: the read API of a SafetensorsFile, its work done in workers.
+/**
+ * openInWorker: a file opened in Web Workers (worker threads in Node), tensors decoded off the calling thread.
+ * @module safetensors-wasm/worker
+ */
 import type {
   GetTensorOptions,
   GetTensorsOptions,

@@ -1,6 +1,6 @@
 // A new order of the variants for each round of a benchmark, the same in every run (seeded).
 // In a fixed rotation, the garbage collections caused by one variant land on the same next
-// variant every round, and that one looks slower than it is (BENCHMARKS.md, "The model card").
+// variant every round, and that one looks slower than it is (BENCHMARKS.md, "Opening a header and the model card").
 // No Node imports: the browser benchmarks use it too.
 
 /**

@@ -172,7 +172,7 @@ describe('the packed package in a consumer app', () => {
     const paths = ctx.packed.files.map((f) => f.path).sort();
     for (const path of paths)
       expect(path, path).toMatch(
-        /^(README\.md|package\.json|LICENSE|web\/([a-z]+\/)?[a-z0-9_]+\.(js|d\.ts)|web\/wasm\/safetensors_(core|card)\.(js|wasm))$/,
+        /^(README\.md|package\.json|LICENSE|web\/([a-z_]+\/)?[a-z0-9_]+\.(js|d\.ts)|web\/wasm\/safetensors_(core|card)\.(js|wasm))$/,
       );
     expect(paths).toContain('web/worker/worker_host.js');
     expect(paths).toContain('web/wasm/safetensors_core.wasm');

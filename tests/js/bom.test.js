@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Spec, Validation } from '@cyclonedx/cyclonedx-library';
 import { createModelBom, verifyModelSignature } from '../../web/index.js';
-import { PACKAGE_VERSION } from '../../web/provenance/bom.js';
+import { PACKAGE_VERSION } from '../../web/bom/bom.js';
 import { writeSafetensors } from '../../tools/write_safetensors.js';
 import { HAVE_REAL, REAL_DIR } from './fixtures.js';
 import { publicPem, signModel } from './model_signer.js';

@@ -1,7 +1,7 @@
 // The model card on files from the wild: the 18 real files of ../shared/fixtures/wild (read in
 // place, their facts from that folder's README) and the real layouts of wild_layouts.js (headers
 // rewritten from public repositories, data zeros). Each fact is judged right, silent or wrong
-// (wild_facts.js); the table is printed (BENCHMARKS.md, "The card on files from the wild").
+// (wild_facts.js); the table is printed (BENCHMARKS.md, "Correctness runs").
 import { describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

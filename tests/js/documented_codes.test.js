@@ -1,5 +1,6 @@
 // Every code the core knows (its tables) and every code the package throws is documented: in
-// the unions of web/core/types.d.ts (re-exported by index.d.ts) and in the README's tables. The
+// the unions of web/core/types.d.ts (re-exported by index.d.ts) and in the tables of docs/findings.md
+// (and docs/api.md for the arrays getTensor gives). The
 // types that mirror the core (NativeArrays, ModelCard) hold what it gives. Drift fails here.
 import { expect, test } from 'vitest';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -8,7 +9,8 @@ import { planTensorRead } from '../../web/tensors/plan.js';
 
 const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
 const dts = read('web/core/types.d.ts'); // the code unions (re-exported by web/index.d.ts)
-const readme = read('README.md');
+const findingsDoc = read('docs/findings.md'); // the findings and errors tables
+const apiDoc = read('docs/api.md'); // the getTensor table
 
 // The string literals of `export type NAME = ...;` in web/core/types.d.ts.
 function union(name) {
@@ -17,12 +19,12 @@ function union(name) {
   return new Set([...match[1].matchAll(/'([^']+)'/g)].map((m) => m[1]));
 }
 
-// The first-column codes (`Code`) of the README table under the heading `title`.
-function readmeTable(title) {
-  const at = readme.indexOf(`\n${title}\n`);
-  expect(at, `README has no heading ${title}`).toBeGreaterThanOrEqual(0);
+// The first-column codes (`Code`) of the docs/findings.md table under the heading `title`.
+function docTable(title) {
+  const at = findingsDoc.indexOf(`\n${title}\n`);
+  expect(at, `docs/findings.md has no heading ${title}`).toBeGreaterThanOrEqual(0);
   const rows =
-    readme
+    findingsDoc
       .slice(at)
       .split('\n\n')
       .find((block) => block.startsWith('|')) ?? '';
@@ -31,11 +33,11 @@ function readmeTable(title) {
   );
 }
 
-test('every finding code of the core is in FindingCode and in the README findings table, with its severity', async () => {
+test('every finding code of the core is in FindingCode and in the findings table of docs/findings.md, with its severity', async () => {
   const { tables } = await initSafetensors();
   const codes = union('FindingCode');
-  const table = readmeTable('### Findings');
-  const findingsPart = readme.slice(readme.indexOf('\n### Findings\n')); // the Errors table names some codes too
+  const table = docTable('## Findings');
+  const findingsPart = findingsDoc.slice(findingsDoc.indexOf('\n## Findings\n')); // the Errors table names some codes too
   expect(tables.findingCodes.length).toBeGreaterThan(15);
   for (const { name, severity } of tables.findingCodes) {
     expect(codes, name).toContain(name);
@@ -46,10 +48,10 @@ test('every finding code of the core is in FindingCode and in the README finding
   expect([...codes].sort()).toEqual(tables.findingCodes.map((c) => c.name).sort()); // and nothing stale
 });
 
-test('every format a NotSafetensors finding names is in ForeignFormat and in the README findings table', async () => {
+test('every format a NotSafetensors finding names is in ForeignFormat and in the findings table of docs/findings.md', async () => {
   const { tables } = await initSafetensors();
   expect([...union('ForeignFormat')].sort()).toEqual(tables.foreignFormats.map((f) => f.name).sort());
-  const row = readme.split('\n').find((line) => line.startsWith('| `NotSafetensors` |')) ?? '';
+  const row = findingsDoc.split('\n').find((line) => line.startsWith('| `NotSafetensors` |')) ?? '';
   for (const { name, label } of tables.foreignFormats) {
     expect(row, name).toContain(`\`${name}\``);
     expect(label, name).toMatch(/^an? /); // "this is <label>, not a safetensors file"
@@ -62,7 +64,7 @@ test('every reference error kind and dtype of the core is in index.d.ts', async 
   expect([...union('Dtype')].sort()).toEqual(tables.dtypes.map((d) => d.name).sort());
 });
 
-test('every SafetensorsError code the package throws is in index.d.ts and in the README errors table', () => {
+test('every SafetensorsError code the package throws is in index.d.ts and in the errors table of docs/findings.md', () => {
   const thrown = new Set();
   for (const name of readdirSync(new URL('../../web/', import.meta.url), { recursive: true }).filter(
     (f) => f.endsWith('.js') && !f.startsWith('wasm'),
@@ -71,12 +73,12 @@ test('every SafetensorsError code the package throws is in index.d.ts and in the
   }
   expect(thrown.size).toBeGreaterThan(5);
   const codes = union('ErrorCode');
-  const table = readmeTable('### Errors');
+  const table = docTable('## Errors');
   // A reference error kind (the writer's HeaderTooLarge) is documented in the table's first row.
   const kinds = union('ReferenceErrorKind');
   const kindsRow =
-    readme
-      .slice(readme.indexOf('\n### Errors\n'))
+    findingsDoc
+      .slice(findingsDoc.indexOf('\n## Errors\n'))
       .split('\n')
       .find((line) => line.startsWith('| *(a reference error kind)*')) ?? '';
   for (const code of thrown) {
@@ -89,15 +91,15 @@ test('every SafetensorsError code the package throws is in index.d.ts and in the
   }
 });
 
-test('the array each dtype gives (as: native) is the one NativeArrays and the README table name', async () => {
+test('the array each dtype gives (as: native) is the one NativeArrays and the table of docs/api.md name', async () => {
   const { tables } = await initSafetensors();
   const tensorTypes = read('web/tensors/types.d.ts');
   const body = tensorTypes.slice(tensorTypes.indexOf('export interface NativeArrays {'));
   const declared = new Map(
     [...body.slice(0, body.indexOf('\n}')).matchAll(/(\w+): (\w+Array);/g)].map((m) => [m[1], m[2]]),
   );
-  const at = readme.indexOf('\n### `st.getTensor(');
-  const rows = readme
+  const at = apiDoc.indexOf('\n## Decoding: `st.getTensor(');
+  const rows = apiDoc
     .slice(at)
     .split('\n\n')
     .find((block) => block.startsWith('| dtype'))
@@ -119,7 +121,7 @@ test('the array each dtype gives (as: native) is the one NativeArrays and the RE
         .map((n) => n.trim())
         .includes(dtype.name),
     );
-    expect(row, `README getTensor table row of ${dtype.name}`).toHaveLength(1);
+    expect(row, `docs/api.md getTensor table row of ${dtype.name}`).toHaveLength(1);
     const [, native] = row[0];
     if (native === 'their own typed array') expect(plan.kind, dtype.name).toBe('copy');
     else expect(native, dtype.name).toContain(plan.ArrayType.name);

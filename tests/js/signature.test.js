@@ -328,13 +328,13 @@ describe('tampering', () => {
   });
 });
 
-test('every reason code is documented in the README', async () => {
-  const { REASONS } = await import('../../web/provenance/errors.js');
-  const readme = await readFile(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
-  const section = readme.slice(readme.indexOf('### Model signatures'), readme.indexOf('### Errors'));
+test('every reason code is documented in docs/provenance.md', async () => {
+  const { REASONS } = await import('../../web/signing/errors.js');
+  const page = await readFile(fileURLToPath(new URL('../../docs/provenance.md', import.meta.url)), 'utf8');
+  const section = page.slice(page.indexOf('## Model signatures'), page.indexOf('## ML bill of materials'));
   for (const code of REASONS) expect(section, code).toContain(`\`${code}\``);
   // and the type lists the same codes
-  const types = await readFile(fileURLToPath(new URL('../../web/provenance/types.d.ts', import.meta.url)), 'utf8');
+  const types = await readFile(fileURLToPath(new URL('../../web/signing/types.d.ts', import.meta.url)), 'utf8');
   const union = types.slice(
     types.indexOf('export type NotVerifiedCode'),
     types.indexOf(';', types.indexOf('export type NotVerifiedCode')),

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { verifyModelSignature } from '../../web/index.js';
-import shipped from '../../web/provenance/sigstore_trusted_root.js';
+import shipped from '../../web/signing/sigstore_trusted_root.js';
 import { haveFixtures } from './fixtures.js';
 
 const SIGNING = fileURLToPath(new URL('../../../shared/fixtures/signing/', import.meta.url));

@@ -70,7 +70,7 @@ export function moduleTree({ parent, separator, names, sums, nodeOf }) {
 /**
  * The public ModelCard of a built card: its JSON parsed, and `modules`, whose tree is built and
  * nested on its first read (a 20,000-tensor model has 6,000 modules: most card readers never
- * look at them; BENCHMARKS.md, "The model card"). It reads like any property, spreads and
+ * look at them; BENCHMARKS.md, "Opening a header and the model card"). It reads like any property, spreads and
  * serialises (JSON, postMessage) with the tree, and can be assigned.
  * @param {{ json: string, moduleTree: () => Parameters<typeof moduleTree>[0] }} card
  * @returns {import('../index.js').ModelCard}

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // safetensors-wasm validate | inspect | hash | edit | convert | diff | check-adapter | sbom | verify-signature: one file per
-// verb beside this one (usage.js says what each takes). Text for people goes to stdout, help included (exit 0);
+// verb beside this one (sbom and verify-signature share provenance.js; usage.js says what each takes). Text for people goes to stdout, help included (exit 0);
 // a misuse prints what was expected and the verb's usage on stderr (exit 2); --json prints
 // one JSON document.
 import { validate } from './validate.js';
@@ -10,8 +10,7 @@ import { edit } from './edit.js';
 import { convert } from './convert.js';
 import { diff } from './diff.js';
 import { checkAdapterCommand } from './check_adapter.js';
-import { sbom } from './sbom.js';
-import { verifySignature } from './verify_signature.js';
+import { sbom, verifySignature } from './provenance.js';
 import { VERBS, misuse, parseCommand, usageText, verbHelp, version } from './usage.js';
 import { terminal } from './terminal.js';
 import { colours } from './text.js';

@@ -1,7 +1,7 @@
 // A fast reader for the index text of a sharded checkpoint, covering the layout every writer
 // emits: a top-level object whose "weight_map" maps names to shard file names, with strings
 // that hold no escapes. On a 500,000-entry index it takes about a third of JSON.parse's time
-// and builds no 500,000-key object (BENCHMARKS.md, "A 500,000-entry index"). It returns null
+// and builds no 500,000-key object (BENCHMARKS.md, "Sharded checkpoints"). It returns null
 // wherever the text strays from that layout. The caller then falls back to JSON.parse, so both
 // paths always give the same index. The cases sent back are: escapes, a name that is an array
 // index (objects list those first), a name that may be there twice (JSON.parse keeps the last

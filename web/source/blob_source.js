@@ -13,7 +13,7 @@ export const BLOB_READ_BYTES = 2 << 20;
 // The Blob slice, stream and reader of every BYOB read under way. Chromium 156 can leave such
 // a read pending for good when they are collected while it waits: a page reading 300 fresh
 // slices of a 32 MiB file hung in 5 of 10 runs, and in none of 8 while it held them
-// (BENCHMARKS.md, "BYOB reads"). An entry leaves when its read settles, so a stream its
+// (BENCHMARKS.md, "Decoding tensors"). An entry leaves when its read settles, so a stream its
 // consumer abandons holds nothing here.
 const PENDING_READS = new Set();
 
@@ -22,7 +22,7 @@ const PENDING_READS = new Set();
  * read into a reused buffer costs the page's thread about half the CPU of a default reader's
  * new chunk, time the conversion uses while the browser reads on; Node's BYOB reads copy
  * chunks that its default reader hands over as they are (decoding about 10% slower there).
- * See BENCHMARKS.md, "BYOB reads".
+ * See BENCHMARKS.md, "Decoding tensors".
  */
 const BYOB_READS = !isNode();
 

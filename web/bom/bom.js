@@ -5,7 +5,7 @@
 // package's own facts are properties named `safetensors-wasm:...`.
 import { throwIfAborted } from '../core/abort.js';
 import { listBomFiles } from './bom_files.js';
-import { hashJobs } from './file_digests.js';
+import { hashJobs } from '../model_files/file_digests.js';
 import { bomCard } from './bom_card.js';
 import { modelComponent, signatureProperties } from './bom_model.js';
 
@@ -28,7 +28,7 @@ function checkBomOptions(options) {
 }
 
 /**
- * @param {unknown} model a folder or file (see web/provenance/bom_files.js)
+ * @param {unknown} model a folder or file (see web/bom/bom_files.js)
  * @param {import('../index.js').ModelBomOptions} [options]
  * @returns {Promise<import('../index.js').CycloneDxBom>}
  */

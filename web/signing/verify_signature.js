@@ -6,7 +6,7 @@ import { NotVerified } from './errors.js';
 import { BUNDLE_V03, parseBundle } from './bundle.js';
 import { manifestOf, posixName } from './statement.js';
 import { importPublicKey, verifyWithKey } from './ec_key.js';
-import { listModel } from './model_files.js';
+import { listModel } from '../model_files/model_files.js';
 import { readSignature } from './signature_input.js';
 import { compareModel } from './compare.js';
 import { throwIfAborted } from '../core/abort.js';

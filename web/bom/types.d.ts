@@ -1,5 +1,4 @@
-// Types of the ML bill of materials (createModelBom). Re-exported by web/index.d.ts. (Named
-// bom_types.d.ts: web/provenance/types.d.ts belongs to the signature verifier.)
+// Types of the ML bill of materials (createModelBom). Re-exported by web/index.d.ts.
 
 /** What a model is read from: a folder or one file. */
 export type BomModelSource =

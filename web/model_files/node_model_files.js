@@ -3,8 +3,8 @@
 import { lstat, open, readFile, readdir, stat } from 'node:fs/promises';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { toByteSource } from '../source/byte_source.js';
-import { MAX_BUNDLE_BYTES } from './bundle.js';
-import { NotVerified } from './errors.js';
+import { MAX_BUNDLE_BYTES } from '../signing/bundle.js';
+import { NotVerified } from '../signing/errors.js';
 
 /**
  * @param {string} path

@@ -1,8 +1,10 @@
-// safetensors-wasm verify-signature: an OpenSSF model signature (model_signing v1.x) checked
-// against MODEL (a folder or a file). Exit 0 verified, 1 not, 2 usage.
-import { readFile } from 'node:fs/promises';
+// The provenance verbs. safetensors-wasm verify-signature: an OpenSSF model signature
+// (model_signing v1.x) checked against MODEL (a folder or a file); exit 0 verified, 1 not, 2
+// usage. safetensors-wasm sbom MODEL [-o OUT]: the model's CycloneDX 1.6 bill of materials
+// (JSON), to stdout or to OUT (written whole under a temporary name, then renamed).
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { relative, resolve, sep } from 'node:path';
-import { verifyModelSignature } from '../index.js';
+import { createModelBom, verifyModelSignature } from '../index.js';
 import { printable } from './text.js';
 import { misuse } from './usage.js';
 
@@ -80,4 +82,37 @@ export async function verifySignature(parsed, term) {
     if (result.error) console.log(`  reason  ${result.error.code}: ${printable(result.error.message)}`);
   }
   return result.verified ? 0 : 1;
+}
+
+/**
+ * @param {import('./usage.js').Parsed} parsed
+ * @param {import('./terminal.js').Terminal} term
+ */
+export async function sbom(parsed, term) {
+  const out = parsed.value('-o') ?? null;
+  const models = parsed.files;
+  let bom;
+  try {
+    bom = await term.withProgress(`hashing ${printable(models[0])}`, (onProgress) =>
+      createModelBom(models[0], { onProgress }),
+    );
+  } catch (error) {
+    console.error(printable(`sbom: cannot read ${models[0]}: ${error instanceof Error ? error.message : error}`));
+    return 1;
+  }
+  const text = `${JSON.stringify(bom, null, 2)}\n`;
+  if (out === null) {
+    process.stdout.write(text);
+    return 0;
+  }
+  const partial = `${out}.partial-${process.pid}`;
+  try {
+    await writeFile(partial, text);
+    await rename(partial, out);
+  } catch (error) {
+    await rm(partial, { force: true });
+    console.error(printable(`sbom: cannot write ${out}: ${error instanceof Error ? error.message : error}`));
+    return 1;
+  }
+  return 0;
 }

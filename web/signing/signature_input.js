@@ -2,7 +2,7 @@
 // lies in the model, its name there (the reference ignores its own signature file).
 import { NotVerified } from './errors.js';
 import { MAX_BUNDLE_BYTES } from './bundle.js';
-import { nodeModelFiles } from './model_files.js';
+import { nodeModelFiles } from '../model_files/model_files.js';
 
 /** model_signing's default signature file name. */
 export const DEFAULT_SIGNATURE_NAME = 'model.sig';
@@ -17,7 +17,7 @@ async function blobText(blob) {
 }
 
 /**
- * @param {import('./model_files.js').ModelEntry} entry
+ * @param {import('../model_files/model_files.js').ModelEntry} entry
  */
 async function entryText(entry) {
   if (entry.size > MAX_BUNDLE_BYTES)
@@ -36,7 +36,7 @@ async function entryText(entry) {
  *   the model is a path too and the text does not start with "{"), JSON text, a parsed bundle,
  *   bytes or a Blob/File
  * @param {unknown} model
- * @param {import('./model_files.js').ModelFiles} listed the model's files
+ * @param {import('../model_files/model_files.js').ModelFiles} listed the model's files
  * @returns {Promise<{ bundle: string | object, name: string | null }>}
  */
 export async function readSignature(signature, model, listed) {

@@ -7,7 +7,7 @@ import { isNode } from '../core/platform.js';
 import { toByteSource } from '../source/byte_source.js';
 import { isFileList } from '../source/file_list.js';
 import { isHttpUrl } from '../source/http_fetch.js';
-import { posixName } from './statement.js';
+import { posixName } from '../signing/statement.js';
 
 /**
  * @typedef {{ name: string, size: number, origin?: unknown, open(): Promise<import('../source/byte_source.js').ByteSource & { close?(): Promise<void> }> }} ModelEntry

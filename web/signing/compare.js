@@ -4,7 +4,7 @@
 // modified, missing, or unexpected (present but not signed); files in the order the manifest
 // lists them, then the unexpected ones by name.
 import { expect } from './errors.js';
-import { hashJobs, shardsOf } from './file_digests.js';
+import { hashJobs, shardsOf } from '../model_files/file_digests.js';
 
 /** The content hashes this verifier computes (web/hashing). */
 const HASH_TYPES = ['sha256'];
@@ -45,7 +45,7 @@ function expectedByFile(manifest) {
 
 /**
  * @param {import('./statement.js').Manifest} manifest
- * @param {import('./model_files.js').ModelFiles} model
+ * @param {import('../model_files/model_files.js').ModelFiles} model
  * @param {{ signal?: AbortSignal, onProgress?: (done: number, total: number) => void }} options
  * @returns {Promise<{ files: { name: string, status: FileStatus }[], readError: string | null }>}
  */
@@ -61,7 +61,7 @@ export async function compareModel(manifest, model, options) {
   const present = new Map(model.entries.map((e) => [e.name, e]));
   /** @type {Map<string, FileStatus>} */
   const status = new Map();
-  /** @type {{ name: string, wanted: Expected[], job: import('./file_digests.js').HashJob }[]} */
+  /** @type {{ name: string, wanted: Expected[], job: import('../model_files/file_digests.js').HashJob }[]} */
   const planned = [];
   for (const [name, resources] of expected) {
     const entry = present.get(name);

@@ -3,10 +3,10 @@
 // FileSystemDirectoryHandle, or one source), each named by its path in the model and sorted by
 // name. One name differs: model_signing names a single-file model's one resource "."; the BOM's
 // file component names the file (its own name, or model.safetensors when the source has none).
-import { listModel } from './model_files.js';
+import { listModel } from '../model_files/model_files.js';
 
 /**
- * @typedef {import('./model_files.js').ModelEntry} BomFile
+ * @typedef {import('../model_files/model_files.js').ModelEntry} BomFile
  * @typedef {{ modelName: string, files: BomFile[], single: boolean }} BomModel
  *   single: a single-file model (whose resource a signature names ".")
  */

@@ -1,7 +1,8 @@
 // The model card of a model's files for its bill of materials: a sharded model through its
 // index (*.safetensors.index.json), else the one .safetensors file (the largest when there are
 // several and no index). Files that are not safetensors give no card.
-import { openSafetensors, openSafetensorsIndex } from '../index.js';
+import { openFile } from '../file/open_file.js';
+import { openSafetensorsIndex } from '../sharded/open_index.js';
 
 const INDEX_SUFFIX = '.safetensors.index.json';
 
@@ -42,7 +43,7 @@ export async function bomCard(files, sizes, options) {
     const weights = files.filter((f) => f.name.endsWith('.safetensors'));
     if (weights.length === 0) return null;
     const largest = weights.reduce((a, b) => ((sizes.get(b.name) ?? 0) > (sizes.get(a.name) ?? 0) ? b : a));
-    const st = await openSafetensors(await open(largest), { signal: options.signal });
+    const st = await openFile(await open(largest), { signal: options.signal }, true);
     return await st.describe({ signal: options.signal });
   } finally {
     await Promise.all(opened.map((o) => o.close?.().catch(() => {})));
