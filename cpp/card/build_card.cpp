@@ -4,8 +4,8 @@
 #include <charconv>
 #include <string>
 
+#include "adapter/adapter_detect.h"
 #include "analysis/embedded_hashes.h"
-#include "card/adapter_detect.h"
 #include "card/card_civitai.h"
 #include "card/card_images.h"
 #include "card/card_metadata.h"
@@ -13,9 +13,9 @@
 #include "card/key_index.h"
 #include "card/memory.h"
 #include "card/metadata_view.h"
-#include "card/name_compare.h"
 #include "card/parameters.h"
 #include "card/quantized_weights.h"
+#include "tree/name_compare.h"
 
 namespace safetensors {
 namespace {

@@ -49,7 +49,7 @@ emscripten::val module_tree_table(DecodedHeaderTable& table, bool kohya) {
   return table.module_tree_table(kohya, out) ? view_of(out) : emscripten::val::null();
 }
 
-// Whether `adapter`'s file fits `base`'s as an adapter (cpp/card/adapter_check.h): its verdict as
+// Whether `adapter`'s file fits `base`'s as an adapter (cpp/adapter/adapter_check.h): its verdict as
 // JSON, or null when either is not a header table.
 emscripten::val adapter_check(DecodedHeaderTable& adapter, DecodedHeaderTable& base) {
   std::string json;

@@ -3,9 +3,9 @@
 
 #include <new>
 
-#include "card/adapter_check.h"
+#include "adapter/adapter_check.h"
 #include "card/build_card.h"
-#include "card/module_tree.h"
+#include "tree/module_tree.h"
 #include "wasm/card_table.h"
 
 namespace safetensors {

@@ -21,7 +21,7 @@ export interface DecodedHeaderTable {
   cardTable(): Uint8Array | null;
   /** The module tree table (cpp/wasm/card_table.h); null as above. */
   moduleTreeTable(kohya: boolean): Uint8Array | null;
-  /** The verdict of this file as an adapter of `base`'s (cpp/card/adapter_check.h) as JSON; null
+  /** The verdict of this file as an adapter of `base`'s (cpp/adapter/adapter_check.h) as JSON; null
    *  when either is not a header table. */
   adapterCheck(base: DecodedHeaderTable): string | null;
   delete(): void;

@@ -10,8 +10,8 @@
 
 #include <algorithm>
 
-#include "card/adapter_check.h"
-#include "card/flux_names.h"
+#include "adapter/adapter_check.h"
+#include "adapter/flux_names.h"
 #include "card_test_support.h"
 
 namespace safetensors {

@@ -1,8 +1,8 @@
 // check_adapter: adapted modules found in the base across naming conventions, shapes checked.
 #include <gtest/gtest.h>
 
-#include "card/adapter_check.h"
-#include "card/unet_names.h"
+#include "adapter/adapter_check.h"
+#include "adapter/unet_names.h"
 #include "card_test_support.h"
 
 namespace safetensors {

@@ -1,7 +1,7 @@
 // Adapters and embeddings: each naming scheme on a crafted header with real key names.
 #include <gtest/gtest.h>
 
-#include "card/adapter_parts.h"
+#include "adapter/adapter_parts.h"
 #include "card_test_support.h"
 
 namespace safetensors::testing {

@@ -1,9 +1,9 @@
 // Parameter counts, quantized layouts and the module tree.
 #include <gtest/gtest.h>
 
-#include "card/module_tree.h"
 #include "card/parameters.h"
 #include "card_test_support.h"
+#include "tree/module_tree.h"
 
 namespace safetensors::testing {
 namespace {

@@ -8,8 +8,8 @@
 
 #include "analysis/report.h"
 #include "card/build_card.h"
-#include "card/module_tree.h"
 #include "card/parameters.h"
+#include "tree/module_tree.h"
 
 namespace safetensors::testing {
 

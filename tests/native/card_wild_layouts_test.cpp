@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "card/adapter_check.h"
-#include "card/adapter_modules.h"
+#include "adapter/adapter_check.h"
+#include "adapter/adapter_modules.h"
 #include "card_test_support.h"
 
 namespace safetensors::testing {

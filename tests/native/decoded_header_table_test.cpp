@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "card/build_card.h"
-#include "card/module_tree.h"
 #include "file_builder.h"
+#include "tree/module_tree.h"
 #include "wasm/card_table.h"
 #include "wasm/decoded_header_table.h"
 

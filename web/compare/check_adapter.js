@@ -1,6 +1,6 @@
 // Does this adapter fit this base model: both headers (a file, a sharded model, a URL; never
 // tensor data) go to the card module as header tables, which looks every adapted module up in
-// the base and checks its shapes (cpp/card/adapter_check.h). Only what the headers hold is read.
+// the base and checks its shapes (cpp/adapter/adapter_check.h). Only what the headers hold is read.
 import { initSafetensors, loadCardModule } from '../core/modules.js';
 import { SafetensorsError } from '../core/errors.js';
 import { throwIfAborted } from '../core/abort.js';

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "card/adapter_parts.h"
+#include "adapter/adapter_parts.h"
 
 namespace safetensors {
 

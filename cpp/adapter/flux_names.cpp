@@ -1,5 +1,5 @@
 // The FLUX name table (see flux_names.h).
-#include "card/flux_names.h"
+#include "adapter/flux_names.h"
 
 #include <charconv>
 #include <utility>

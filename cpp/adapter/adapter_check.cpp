@@ -1,15 +1,15 @@
 // Does this adapter fit this base (see adapter_check.h).
-#include "card/adapter_check.h"
+#include "adapter/adapter_check.h"
 
 #include <algorithm>
 #include <unordered_map>
 #include <utility>
 
-#include "card/adapter_detect.h"
-#include "card/adapter_modules.h"
-#include "card/adapter_shapes.h"
-#include "card/base_modules.h"
-#include "card/flux_names.h"
+#include "adapter/adapter_detect.h"
+#include "adapter/adapter_modules.h"
+#include "adapter/adapter_shapes.h"
+#include "adapter/base_modules.h"
+#include "adapter/flux_names.h"
 #include "card/json_writer.h"
 #include "card/quantized_weights.h"
 

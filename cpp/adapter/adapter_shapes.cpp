@@ -1,5 +1,5 @@
 // Shape checks of adapted modules (see adapter_shapes.h).
-#include "card/adapter_shapes.h"
+#include "adapter/adapter_shapes.h"
 
 #include <algorithm>
 #include <functional>

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "card/adapter_parts.h"
+#include "adapter/adapter_parts.h"
 #include "card/metadata_view.h"
 #include "card/model_card.h"
 #include "card/tensor_view.h"

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "card/name_compare.h"
+#include "tree/name_compare.h"
 
 namespace safetensors::module_nodes {
 

@@ -1,5 +1,5 @@
 // Adapted modules' names (see adapter_modules.h).
-#include "card/adapter_modules.h"
+#include "adapter/adapter_modules.h"
 
 #include <algorithm>
 

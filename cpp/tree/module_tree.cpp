@@ -2,16 +2,16 @@
 // name costs little: levels shared with the previous name are reused without a lookup, only
 // the rest of the name is scanned, and a new level is found among its parent's children by
 // comparing the level's own part (a hash lookup only for parents with many children).
-#include "card/module_tree.h"
+#include "tree/module_tree.h"
 
 #include <algorithm>
 #include <array>
 #include <string_view>
 #include <vector>
 
-#include "card/adapter_parts.h"
-#include "card/module_nodes.h"
+#include "adapter/adapter_parts.h"
 #include "card/parameters.h"
+#include "tree/module_nodes.h"
 
 namespace safetensors {
 namespace {

@@ -1,5 +1,5 @@
 // The UNet and OpenCLIP name tables (see unet_names.h).
-#include "card/unet_names.h"
+#include "adapter/unet_names.h"
 
 #include <charconv>
 #include <utility>

@@ -1,13 +1,13 @@
 // A base model's modules under the names adapters give them (see base_modules.h).
-#include "card/base_modules.h"
+#include "adapter/base_modules.h"
 
 #include <algorithm>
 #include <array>
 #include <map>
 #include <utility>
 
-#include "card/flux_names.h"
-#include "card/unet_names.h"
+#include "adapter/flux_names.h"
+#include "adapter/unet_names.h"
 
 namespace safetensors {
 namespace {

@@ -1,5 +1,5 @@
 // Adapter and embedding recognition (see adapter_detect.h and adapter_parts.h).
-#include "card/adapter_detect.h"
+#include "adapter/adapter_detect.h"
 
 #include <algorithm>
 #include <array>
@@ -8,9 +8,9 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "card/adapter_layouts.h"
-#include "card/adapter_modules.h"
-#include "card/adapter_parts.h"
+#include "adapter/adapter_layouts.h"
+#include "adapter/adapter_modules.h"
+#include "adapter/adapter_parts.h"
 #include "card/family_rules.h"
 #include "card/key_index.h"
 #include "findings/message_text.h"

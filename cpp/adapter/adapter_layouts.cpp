@@ -1,5 +1,5 @@
 // Whole-file adapter and embedding layouts (see adapter_layouts.h).
-#include "card/adapter_layouts.h"
+#include "adapter/adapter_layouts.h"
 
 #include <algorithm>
 #include <map>

@@ -5,7 +5,7 @@
 
 #include <span>
 
-#include "card/adapter_detect.h"
+#include "adapter/adapter_detect.h"
 #include "card/metadata_view.h"
 #include "card/tensor_view.h"
 
