@@ -11,6 +11,7 @@
 #include "adapter/adapter_layouts.h"
 #include "adapter/adapter_modules.h"
 #include "adapter/adapter_parts.h"
+#include "adapter/part_dims.h"
 #include "card/family_rules.h"
 #include "card/key_index.h"
 #include "findings/message_text.h"
@@ -63,54 +64,17 @@ const AdapterPart* part_of(std::string_view name) {
 
 namespace {
 
-std::uint64_t dim(std::span<const std::uint64_t> shape, std::size_t i) { return i < shape.size() ? shape[i] : 0; }
-
+// The sizes a part gives (part_dims.h): rank from the part that leads, else from any; out and
+// in of the module or of the factor its slot names.
 void add_sizes(ModuleSizes& m, PartRole role, std::span<const std::uint64_t> s) {
-  switch (role) {
-    case PartRole::Down:
-      m.rank = dim(s, 0);
-      m.in = dim(s, 1);
-      m.conv = m.conv || (s.size() == 4 && (s[2] > 1 || s[3] > 1));
-      break;
-    case PartRole::Up:
-      m.out = dim(s, 0);
-      if (m.rank == 0) m.rank = dim(s, 1);
-      break;
-    case PartRole::DownT:
-      m.in = dim(s, 0);
-      m.rank = dim(s, 1);
-      break;
-    case PartRole::UpT:
-      m.out = dim(s, 1);
-      if (m.rank == 0) m.rank = dim(s, 0);
-      break;
-    case PartRole::W1A:
-      m.out1 = dim(s, 0);
-      m.rank = dim(s, 1);
-      break;
-    case PartRole::W1B: m.in1 = dim(s, 1); break;
-    case PartRole::W1:
-      m.out1 = dim(s, 0);
-      m.in1 = dim(s, 1);
-      break;
-    case PartRole::W2A:
-      m.out2 = dim(s, 0);
-      if (m.rank == 0) m.rank = dim(s, 1);
-      break;
-    case PartRole::W2B: m.in2 = dim(s, 1); break;
-    case PartRole::W2:
-      m.out2 = dim(s, 0);
-      m.in2 = dim(s, 1);
-      break;
-    case PartRole::Full:
-      m.out = dim(s, 0);
-      m.in = dim(s, 1);
-      break;
-    case PartRole::Mid:
-    case PartRole::Alpha:
-    case PartRole::Scale:
-    case PartRole::Other: break;
-  }
+  const RoleDims& r = role_dims(role);
+  const PartDims d = part_dims(r, s, InputSpan::Channels);
+  if (r.rank != kNoDim && (r.leads || m.rank == 0)) m.rank = d.rank;
+  std::uint64_t& out = r.slot == DimSlot::First ? m.out1 : r.slot == DimSlot::Second ? m.out2 : m.out;
+  std::uint64_t& in = r.slot == DimSlot::First ? m.in1 : r.slot == DimSlot::Second ? m.in2 : m.in;
+  if (r.out != kNoDim) out = d.out;
+  if (r.in != kNoDim) in = d.in;
+  m.conv = m.conv || wide_kernel(r, s);
 }
 
 // The adapted weight's [out, in]: LoHa's factors multiply elementwise (same shape as

@@ -7,6 +7,8 @@
 #include <optional>
 #include <vector>
 
+#include "adapter/part_dims.h"
+
 namespace safetensors {
 namespace {
 
@@ -42,48 +44,28 @@ class Checker {
     transpose_if_conv1d(parts);
     std::optional<std::uint64_t> rank;
     for (const ModulePart& p : parts) {
-      const auto s = p.shape;
-      switch (p.part->role) {
-        case PartRole::Down:
-          if (!rank_agrees(rank, dim(s, 0), p)) return reason_;
-          if (dim(s, 1) != in_) return bad_in(p, dim(s, 1));
-          if (s.size() == 4 && (s[2] > 1 || s[3] > 1) &&
-              (w_.shape.size() != 4 || s[2] != w_.shape[2] || s[3] != w_.shape[3]))
-            return fail(p, "its kernel does not match the base weight's");
-          if (s.size() < 4 && w_.shape.size() == 4 && (w_.shape[2] > 1 || w_.shape[3] > 1))
-            return fail(p, "the base weight is a convolution with a kernel larger than 1x1");
-          break;
-        case PartRole::Up:
-          if (!rank_agrees(rank, dim(s, 1), p)) return reason_;
-          if (dim(s, 0) != out_) return bad_out(p, dim(s, 0));
-          break;
-        case PartRole::DownT:
-          if (!rank_agrees(rank, dim(s, 1), p)) return reason_;
-          if (dim(s, 0) != in_) return bad_in(p, dim(s, 0));
-          break;
-        case PartRole::UpT:
-          if (!rank_agrees(rank, dim(s, 0), p)) return reason_;
-          if (dim(s, 1) != out_) return bad_out(p, dim(s, 1));
-          break;
-        case PartRole::Full:
-          if (dim(s, 0) != out_ || (s.size() >= 2 ? product(s.subspan(1)) : 0) != in_total_)
-            return fail(p, "it is not the base weight's shape");
-          break;
-        case PartRole::Scale:
-          if (product(s) != out_ && product(s) != in_) return fail(p, "its size is neither the weight's out nor in");
-          break;
-        case PartRole::W1A: out1_ = dim(s, 0); break;
-        case PartRole::W1: out1_ = dim(s, 0), in1_ = s.size() >= 2 ? product(s.subspan(1)) : 0; break;
-        case PartRole::W1B: in1_ = s.size() >= 2 ? product(s.subspan(1)) : 0; break;
-        case PartRole::W2A: out2_ = dim(s, 0); break;
-        case PartRole::W2: out2_ = dim(s, 0), in2_ = s.size() >= 2 ? product(s.subspan(1)) : 0; break;
-        case PartRole::W2B: in2_ = s.size() >= 2 ? product(s.subspan(1)) : 0; break;
-        case PartRole::Other:
-          tucker_ = tucker_ || p.part->suffix.ends_with("t1") || p.part->suffix.ends_with("t2");
-          break;
-        case PartRole::Mid:
-        case PartRole::Alpha: break;
+      const RoleDims& r = role_dims(p.part->role);
+      const PartDims d = part_dims(r, p.shape, InputSpan::Whole);
+      if (r.slot == DimSlot::Module) {
+        if (r.rank != kNoDim && !rank_agrees(rank, d.rank, p)) return reason_;
+        if (r.out != kNoDim && r.in != kNoDim) {
+          if (d.out != out_ || d.in != in_total_) return fail(p, "it is not the base weight's shape");
+        } else if (r.in != kNoDim && d.in != in_) {
+          return bad_in(p, d.in);
+        } else if (r.out != kNoDim && d.out != out_) {
+          return bad_out(p, d.out);
+        }
+        if (const std::string_view why = kernel_mismatch(r, p.shape); !why.empty()) return fail(p, why);
+      } else {
+        std::uint64_t& out = r.slot == DimSlot::First ? out1_ : out2_;
+        std::uint64_t& in = r.slot == DimSlot::First ? in1_ : in2_;
+        if (r.out != kNoDim) out = d.out;
+        if (r.in != kNoDim) in = d.in;
       }
+      if (p.part->role == PartRole::Scale && product(p.shape) != out_ && product(p.shape) != in_)
+        return fail(p, "its size is neither the weight's out nor in");
+      if (p.part->role == PartRole::Other)
+        tucker_ = tucker_ || p.part->suffix.ends_with("t1") || p.part->suffix.ends_with("t2");
     }
     return factors(parts);
   }
@@ -123,10 +105,21 @@ class Checker {
     if (conv1d_ || w_.shape.size() != 2 || w_.rows != 0 || out_ == in_) return;
     std::uint64_t in = 0, out = 0;
     for (const ModulePart& p : parts) {
-      if (p.part->role == PartRole::Down) in = dim(p.shape, 1);
-      if (p.part->role == PartRole::Up) out = dim(p.shape, 0);
+      const PartDims d = part_dims(role_dims(p.part->role), p.shape, InputSpan::Channels);
+      if (p.part->role == PartRole::Down) in = d.in;
+      if (p.part->role == PartRole::Up) out = d.out;
     }
     if (in == out_ && out == in_) std::swap(out_, in_), in_total_ = in_;
+  }
+
+  // A part with a kernel (a LoCon down) must have the base's; without one, the base may not.
+  std::string_view kernel_mismatch(const RoleDims& r, std::span<const std::uint64_t> s) const {
+    if (r.kernel == kNoDim) return {};
+    if (wide_kernel(r, s) && (w_.shape.size() != 4 || s[r.kernel] != w_.shape[2] || s[r.kernel + 1] != w_.shape[3]))
+      return "its kernel does not match the base weight's";
+    if (s.size() < r.kernel + 2u && w_.shape.size() == 4 && (w_.shape[2] > 1 || w_.shape[3] > 1))
+      return "the base weight is a convolution with a kernel larger than 1x1";
+    return {};
   }
 
   bool rank_agrees(std::optional<std::uint64_t>& rank, std::uint64_t r, const ModulePart& p) {
