@@ -1,4 +1,5 @@
-// Whole-file adapter and embedding layouts (see adapter_layouts.h).
+// Whole-file adapter and embedding layouts (see adapter_layouts.h). They find the layout and
+// keep the tensors that tell the text encoder (EncoderClue); the card's families read those.
 #include "adapter/adapter_layouts.h"
 
 #include <algorithm>
@@ -7,8 +8,6 @@
 #include <string_view>
 
 #include "card/family_rules.h"
-#include "card/key_index.h"
-#include "findings/message_text.h"
 
 namespace safetensors {
 namespace {
@@ -16,21 +15,27 @@ namespace {
 // A textual inversion holds a few vectors (A1111 allows up to 75, a prompt's worth).
 constexpr std::uint64_t kMaxVectors = 75;
 
-// Text-encoder widths of Stable Diffusion: CLIP ViT-L 768 (1.x), OpenCLIP ViT-H 1024 (2.x).
-std::optional<Family> family_from_width(std::uint64_t width, std::string evidence) {
-  std::string_view id = width == 768 ? "sd1" : width == 1024 ? "sd2" : "";
-  if (id.empty()) return std::nullopt;
-  return Family{std::string(id), std::string(family_name(id)), "", {std::move(evidence)}};
+// A clue of the text encoder's width: `t`'s dimension `width`.
+EncoderClue width_clue(std::size_t t, std::uint64_t width, std::string_view note) {
+  return EncoderClue{{static_cast<std::uint32_t>(t)}, width, false, note};
 }
 
-std::string describe_tensor(const TensorView& t) { return std::string(t.name) + " " + format_shape(t.shape); }
+// lora_diffusion's part names end with ":<n>:down" or ":<n>:up".
+bool numbered_part(std::string_view name, std::string_view end) {
+  if (!name.ends_with(end)) return false;
+  name.remove_suffix(end.size());
+  std::size_t digits = 0;
+  while (digits < name.size() && name[name.size() - 1 - digits] >= '0' && name[name.size() - 1 - digits] <= '9')
+    ++digits;
+  return digits > 0 && digits < name.size() && name[name.size() - 1 - digits] == ':';
+}
 
 // cloneofsimo/lora: "unet:0:up", "text_encoder:3:down", and tokens marked "<embed>".
 bool lora_diffusion_scan(std::span<const TensorView> tensors, const MetadataView& meta, AdapterScan& out) {
   std::size_t parts = 0;
   std::map<std::uint64_t, std::size_t> ranks;
   std::vector<std::string> targets;
-  std::optional<Family> family;
+  std::vector<EncoderClue> clues;
   bool tokens = false;  // any "<embed>" value in the metadata
   for (const auto& [key, value] : meta.entries()) tokens = tokens || value == "<embed>";
   for (std::size_t i = 0; i < tensors.size(); ++i) {
@@ -41,22 +46,19 @@ bool lora_diffusion_scan(std::span<const TensorView> tensors, const MetadataView
     // A part ends with ":<n>:down" or ":<n>:up": the ends rule out the rest at once.
     const bool part_end = t.name.ends_with(":down") || t.name.ends_with(":up");
     if (!tokens && !part_end) continue;
-    const std::string pattern = part_end ? key_pattern(t.name) : std::string();
-    const bool down = pattern.ends_with(":#:down"), up = pattern.ends_with(":#:up");
+    const bool down = part_end && numbered_part(t.name, ":down"), up = part_end && numbered_part(t.name, ":up");
     if (down || up) {
       ++parts;
       const std::string target(t.name.substr(0, t.name.find(':')));
       if (std::find(targets.begin(), targets.end(), target) == targets.end()) targets.push_back(target);
       if (down && t.shape.size() >= 2) {
         ++ranks[t.shape[0]];
-        if (!family && target == "text_encoder")
-          family = family_from_width(t.shape[1], describe_tensor(t) + " (text encoder width)");
+        if (target == "text_encoder") clues.push_back(width_clue(i, t.shape[1], "text encoder width"));
       }
     } else if (tokens && meta.get(t.name) == std::optional<std::string_view>("<embed>")) {
       ++parts;
       out.embedded_tokens.emplace_back(t.name);
-      if (!family && !t.shape.empty())
-        family = family_from_width(t.shape.back(), describe_tensor(t) + " (token embedding)");
+      if (!t.shape.empty()) clues.push_back(width_clue(i, t.shape.back(), "token embedding"));
     }
   }
   if (parts == 0 || parts * 2 < tensors.size()) return false;
@@ -70,11 +72,10 @@ bool lora_diffusion_scan(std::span<const TensorView> tensors, const MetadataView
   }
   if (targets.empty()) {
     out.embedding = true;
-    out.embedding_family = family;
   } else {
     out.adapter = std::move(a);
-    out.embedding_family = family;  // used for the adapter's family too
   }
+  out.encoder_clues = std::move(clues);  // the adapter's family too
   return true;
 }
 
@@ -85,10 +86,9 @@ bool diffusers_embedding(std::span<const TensorView> tensors, AdapterScan& out) 
   const TensorView& t = tensors.front();
   if (t.name.size() < 3 || !t.name.starts_with('<') || !t.name.ends_with('>')) return false;
   if (t.shape.empty() || t.shape.size() > 2 || (t.shape.size() == 2 && t.shape[0] > kMaxVectors)) return false;
-  std::optional<Family> family = family_from_width(t.shape.back(), describe_tensor(t) + " (token width)");
-  if (!family) return false;
+  if (encoder_width_family(t.shape.back()).empty()) return false;  // no text encoder's width
   out.embedding = true;
-  out.embedding_family = std::move(family);
+  out.encoder_clues.push_back(width_clue(0, t.shape.back(), "token width"));
   out.embedded_tokens.emplace_back(t.name);
   return true;
 }
@@ -108,12 +108,13 @@ bool embedding_scan(std::span<const TensorView> tensors, AdapterScan& out) {
       return false;
   }
   out.embedding = true;
+  const auto at = [&](const TensorView* t) { return static_cast<std::uint32_t>(t - tensors.data()); };
   if (clip_g) {
-    Family f{"sdxl", std::string(family_name("sdxl")), "", {describe_tensor(*clip_g)}};
-    if (clip_l) f.evidence.push_back(describe_tensor(*clip_l));
-    out.embedding_family = std::move(f);
+    EncoderClue names{{at(clip_g)}, 0, true, {}};
+    if (clip_l) names.tensors.push_back(at(clip_l));
+    out.encoder_clues.push_back(std::move(names));
   } else if (const TensorView* t = single ? single : clip_l; t && !t->shape.empty()) {
-    out.embedding_family = family_from_width(t->shape.back(), describe_tensor(*t) + " (token width)");
+    out.encoder_clues.push_back(width_clue(at(t), t->shape.back(), "token width"));
   }
   return true;
 }

@@ -61,54 +61,70 @@ Architecture text_architecture(const Family& family, const KeyIndex& keys, std::
   return a;
 }
 
+// An adapter's family: the adapted weights' names as written first (a rule may say which
+// blocks are absent), then by pattern (an adapter may leave out the block a rule names); else
+// the width of its text-encoder part (lora_diffusion). No variant: a variant is told by keys an
+// adapter does not have.
+std::optional<Family> adapter_family(const AdapterScan& scan, std::span<const TensorView> tensors) {
+  std::optional<Family> family;
+  for (const bool exact : {true, false}) {
+    KeyIndex base = exact ? KeyIndex(exact_rule_keys(), scan.base_weights.size()) : KeyIndex();
+    for (const TensorEntry& w : scan.base_weights) base.add(w.name, w.shape);
+    family = scan.kohya_names ? match_family(base, Domain::Kohya, true) : std::nullopt;
+    if (!family) family = match_family(base, Domain::Diffusion, true);
+    if (!family) family = match_family(base, Domain::Text, true);
+    if (family) break;
+  }
+  if (!family) family = family_from_encoder(tensors, scan.encoder_clues);
+  if (family) family->variant.clear();
+  return family;
+}
+
+// A model's family: names as written first (cheap); by pattern when that finds nothing and the
+// file is small enough for the rewrite of every name not to matter. A GPTQ/AWQ file's packed
+// weights are also read as the weights they stand for. A language model's architecture too.
+std::optional<Family> model_family(std::span<const TensorView> tensors, Architecture& architecture) {
+  const std::vector<TensorEntry> unpacked = unpacked_weights(tensors);
+  for (const bool exact : {true, false}) {
+    if (!exact && tensors.size() > kPatternScanLimit) break;
+    KeyIndex keys = exact ? KeyIndex(exact_rule_keys(), tensors.size() + unpacked.size()) : KeyIndex();
+    for (const TensorView& t : tensors) keys.add(t.name, t.shape);
+    for (const TensorEntry& w : unpacked) keys.add(w.name, w.shape);
+    // Diffusion rules first: a checkpoint's text encoder must not make it a language model.
+    if (std::optional<Family> family = match_family(keys, Domain::Diffusion)) return family;
+    if (std::optional<Family> family = match_family(keys, Domain::Text)) {
+      architecture = text_architecture(*family, keys, tensors);
+      return family;
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
+// One straight path: the adapters (and embeddings) found once; then the families, from keys
+// and text-encoder widths, then the metadata's; then counts, memory and metadata.
 ModelCard build_card(std::span<const TensorView> tensors, const Metadata& metadata) {
   ModelCard card;
   const MetadataView meta(metadata);
 
   AdapterScan scan = scan_adapter(tensors, meta);
+
   std::optional<Family> from_keys;
   if (scan.adapter) {
     card.kind = CardKind::Adapter;
-    // The adapted weights' names as written first (a rule may say which blocks are absent),
-    // then by pattern (an adapter may leave out the block a rule names).
-    for (const bool exact : {true, false}) {
-      KeyIndex base = exact ? KeyIndex(exact_rule_keys(), scan.base_weights.size()) : KeyIndex();
-      for (const TensorEntry& w : scan.base_weights) base.add(w.name, w.shape);
-      from_keys = scan.kohya_names ? match_family(base, Domain::Kohya, true) : std::nullopt;
-      if (!from_keys) from_keys = match_family(base, Domain::Diffusion, true);
-      if (!from_keys) from_keys = match_family(base, Domain::Text, true);
-      if (from_keys) break;
-    }
-    if (!from_keys) from_keys = scan.embedding_family;
-    if (from_keys) from_keys->variant.clear();  // a variant is told by keys an adapter does not have
-    card.adapter = std::move(scan.adapter);
+    from_keys = adapter_family(scan, tensors);
   } else if (scan.embedding) {
     card.kind = CardKind::Embedding;
-    from_keys = scan.embedding_family;
+    from_keys = family_from_encoder(tensors, scan.encoder_clues);
   } else {
-    // Names as written first (cheap); by pattern when that finds nothing and the file is
-    // small enough for the rewrite of every name not to matter. A GPTQ/AWQ file's packed
-    // weights are also read as the weights they stand for.
-    const std::vector<TensorEntry> unpacked = unpacked_weights(tensors);
-    for (const bool exact : {true, false}) {
-      if (!exact && tensors.size() > kPatternScanLimit) break;
-      KeyIndex keys = exact ? KeyIndex(exact_rule_keys(), tensors.size() + unpacked.size()) : KeyIndex();
-      for (const TensorView& t : tensors) keys.add(t.name, t.shape);
-      for (const TensorEntry& w : unpacked) keys.add(w.name, w.shape);
-      // Diffusion rules first: a checkpoint's text encoder must not make it a language model.
-      from_keys = match_family(keys, Domain::Diffusion);
-      if (!from_keys) {
-        from_keys = match_family(keys, Domain::Text);
-        if (from_keys) card.architecture = text_architecture(*from_keys, keys, tensors);
-      }
-      if (from_keys) break;
-    }
+    from_keys = model_family(tensors, card.architecture);
     if (from_keys) card.kind = CardKind::Model;
   }
   card.family = combine_families(std::move(from_keys), family_from_metadata(meta));
   if (card.family && card.kind == CardKind::Unknown) card.kind = CardKind::Model;
+  card.adapter = std::move(scan.adapter);
+  card.kohya_module_names = scan.kohya_names;
 
   card.parameters = count_parameters(tensors);
   card.memory = memory_estimate(tensors, card.parameters);
@@ -120,7 +136,6 @@ ModelCard build_card(std::span<const TensorView> tensors, const Metadata& metada
   card.images = card_images(meta);
   card.embedded_hashes = embedded_hashes(metadata);  // the analysis' own reading of them
   card.civitai = civitai_ref(metadata, card.embedded_hashes);
-  card.kohya_module_names = scan.kohya_names;
   return card;
 }
 

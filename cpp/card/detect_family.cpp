@@ -81,6 +81,21 @@ const NameSet& exact_rule_keys() {
   return set;
 }
 
+std::optional<Family> family_from_encoder(std::span<const TensorView> tensors, std::span<const EncoderClue> clues) {
+  for (const EncoderClue& clue : clues) {
+    const std::string_view id = clue.by_name ? "sdxl" : encoder_width_family(clue.width);
+    if (id.empty()) continue;
+    Family family{std::string(id), std::string(family_name(id)), "", {}};
+    for (const std::uint32_t i : clue.tensors) {
+      std::string evidence = std::string(tensors[i].name) + " " + format_shape(tensors[i].shape);
+      if (!clue.note.empty()) evidence += " (" + std::string(clue.note) + ")";
+      family.evidence.push_back(std::move(evidence));
+    }
+    return family;
+  }
+  return std::nullopt;
+}
+
 std::optional<Family> family_from_metadata(const MetadataView& meta) {
   for (const MetadataFamily& m : kMetadataFamilies) {
     const auto value = meta.text(m.key);

@@ -1,12 +1,16 @@
-// Runs the family tables of family_rules.h over a file's keys and metadata.
+// Runs the family tables of family_rules.h over a file's keys, an embedding's text-encoder
+// widths, and metadata.
 #pragma once
 
 #include <optional>
+#include <span>
 
+#include "adapter/adapter_detect.h"
 #include "card/family_rules.h"
 #include "card/key_index.h"
 #include "card/metadata_view.h"
 #include "card/model_card.h"
+#include "card/tensor_view.h"
 
 namespace safetensors {
 
@@ -17,6 +21,10 @@ std::optional<Family> match_family(const KeyIndex& index, Domain domain, bool ad
 /// @brief Every name an exact KeyIndex is asked for: each clue key under each root of its
 /// domain, and kEmbeddingKeys and kRouterKeys under each text root.
 const NameSet& exact_rule_keys();
+
+/// @brief The family the first telling clue names (SDXL by clip_g's name, else kEncoderWidths),
+/// with its tensors' names and shapes as evidence.
+std::optional<Family> family_from_encoder(std::span<const TensorView> tensors, std::span<const EncoderClue> clues);
 
 /// @brief The family the metadata names (kMetadataFamilies), with the key and value as evidence.
 std::optional<Family> family_from_metadata(const MetadataView& meta);

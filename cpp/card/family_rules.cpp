@@ -151,4 +151,11 @@ std::string_view family_name(std::string_view id) {
   return {};
 }
 
+std::string_view encoder_width_family(std::uint64_t width) {
+  for (const EncoderWidth& e : kEncoderWidths) {
+    if (e.width == width) return e.id;
+  }
+  return {};
+}
+
 }  // namespace safetensors

@@ -48,6 +48,19 @@ inline constexpr FamilyName kFamilies[] = {
 /// @brief The family's name for people ("" for an unknown id).
 std::string_view family_name(std::string_view id);
 
+/// @brief A Stable Diffusion text encoder's width, which names the family an embedding (or a
+/// lora_diffusion text-encoder part) was made for.
+struct EncoderWidth {
+  std::uint64_t width;
+  std::string_view id;
+};
+
+/// @brief CLIP ViT-L 768 (SD 1.x), OpenCLIP ViT-H 1024 (SD 2.x).
+inline constexpr EncoderWidth kEncoderWidths[] = {{768, "sd1"}, {1024, "sd2"}};
+
+/// @brief The family whose text encoder is `width` wide ("" when none).
+std::string_view encoder_width_family(std::uint64_t width);
+
 /// @brief Where a rule's keys are looked up.
 enum class Domain : std::uint8_t {
   Diffusion,  ///< a diffusion model's keys, under any of kDiffusionRoots
