@@ -12,9 +12,6 @@
 #include "adapter/adapter_modules.h"
 #include "adapter/adapter_parts.h"
 #include "adapter/part_dims.h"
-#include "card/family_rules.h"
-#include "card/key_index.h"
-#include "findings/message_text.h"
 #include "simdjson.h"
 
 namespace safetensors {

@@ -227,14 +227,6 @@ TEST(CardFamily, LanguageModelArchitectureFromShapes) {
   EXPECT_EQ(moe.architecture.experts, 8);
 }
 
-TEST(CardFamily, MetadataNamesTheFamilyWhenKeysDoNot) {
-  const ModelCard card = card_of({{"a", {2}}}, {{"modelspec.architecture", "stable-diffusion-xl-v1-base"}});
-  EXPECT_EQ(family_id(card), "sdxl");
-  EXPECT_EQ(card.kind, CardKind::Model);
-  ASSERT_EQ(card.family->evidence.size(), 1u);
-  EXPECT_EQ(card.family->evidence.front(), "modelspec.architecture = 'stable-diffusion-xl-v1-base'");
-}
-
 TEST(CardFamily, KeysWinOverContradictingMetadataButChromaRefinesFlux) {
   const ModelCard wrong = card_of(unet("", 768), {{"ss_base_model_version", "sdxl_base_v1-0"}});
   EXPECT_EQ(family_id(wrong), "sd1");
@@ -242,13 +234,6 @@ TEST(CardFamily, KeysWinOverContradictingMetadataButChromaRefinesFlux) {
   const ModelCard chroma =
       card_of({{"double_blocks.0.img_attn.qkv.weight", {9216, 3072}}}, {{"modelspec.architecture", "chroma/lora"}});
   EXPECT_EQ(family_id(chroma), "chroma");
-}
-
-TEST(CardFamily, UnrelatedTensorsAreUnknown) {
-  const ModelCard card = card_of({{"int64_3", {3}, Dtype::I64}, {"float32_35", {3, 5}, Dtype::F32}});
-  EXPECT_EQ(card.kind, CardKind::Unknown);
-  EXPECT_FALSE(card.family);
-  EXPECT_FALSE(card.adapter);
 }
 
 }  // namespace

@@ -51,6 +51,12 @@ inline ReferenceError header_verdict(std::string_view header, std::size_t data_s
   return verdict(make_file(header, data_size));
 }
 
+/// @brief The verdict for one U8 tensor "t" of shape [1] with one data byte, written with
+/// `entry_json` as its value.
+inline ReferenceError one_entry_verdict(std::string_view entry_json) {
+  return header_verdict("{\"t\":" + std::string(entry_json) + "}", 1);
+}
+
 /// @brief One tensor entry as the reference writer emits it.
 inline std::string entry(std::string_view name, std::string_view dtype, std::string_view shape, std::uint64_t begin,
                          std::uint64_t end) {
