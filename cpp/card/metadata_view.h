@@ -1,4 +1,5 @@
-// Lookup of __metadata__ values by key, for the card builders.
+// Lookup of __metadata__ values by key, and the numbers and times read from them, for the card
+// builders.
 #pragma once
 
 #include <optional>
