@@ -3,9 +3,7 @@
 
 #include <algorithm>
 #include <array>
-#include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <string_view>
 #include <unordered_map>
 
@@ -232,19 +230,6 @@ std::optional<std::vector<std::pair<std::string, TrainingValue>>> training_value
   }
   if (out.empty()) return std::nullopt;
   return out;
-}
-
-std::string iso_date(double unix_seconds) {
-  using namespace std::chrono;
-  const auto seconds = static_cast<long long>(std::floor(unix_seconds));
-  const sys_days day{days{seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400}};
-  const long long in_day = seconds - static_cast<long long>(day.time_since_epoch().count()) * 86400;
-  const year_month_day ymd{day};
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%04d-%02u-%02uT%02lld:%02lld:%02lldZ", static_cast<int>(ymd.year()),
-                static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()), in_day / 3600, in_day % 3600 / 60,
-                in_day % 60);
-  return buf;
 }
 
 }  // namespace safetensors

@@ -34,7 +34,4 @@ std::optional<BaseModel> base_model(const MetadataView& meta);
 /// "None" as null and numbers as numbers; keys without the "ss_" prefix. nullopt without ss_* keys.
 std::optional<std::vector<std::pair<std::string, TrainingValue>>> training_values(const MetadataView& meta);
 
-/// @brief A Unix time as ISO 8601 UTC to the second ("2023-04-05T21:01:47Z").
-std::string iso_date(double unix_seconds);
-
 }  // namespace safetensors

@@ -1,6 +1,11 @@
 // JSON string literals for the card's writer (see json_writer.h).
 #include "card/json_writer.h"
 
+#include <charconv>
+#include <cmath>
+
+#include "simdjson.h"
+
 namespace safetensors {
 
 void write_json_string(std::string_view s, std::string& out) {
@@ -27,6 +32,22 @@ void write_json_string(std::string_view s, std::string& out) {
   }
   out.append(s.substr(run));
   out += '"';
+}
+
+void Json::number(double v) {
+  comma();
+  if (!std::isfinite(v)) {
+    out_ += "null";
+    return;
+  }
+  char buf[32];
+  // Integers (counts, sizes) exactly; other values as simdjson's to_chars writes them (its
+  // src/to_chars.cpp, Grisu2: digits that read back as the same double, in JSON's syntax).
+  // printf's %.17g gave the same doubles, with printf's and long double's code in the module.
+  const char* end = v == std::floor(v) && std::fabs(v) < 9e15
+                        ? std::to_chars(buf, buf + sizeof buf, static_cast<long long>(v)).ptr
+                        : simdjson::internal::to_chars(buf, buf + sizeof buf, v);
+  out_.append(buf, static_cast<std::size_t>(end - buf));
 }
 
 }  // namespace safetensors

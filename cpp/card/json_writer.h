@@ -2,9 +2,6 @@
 // caller, numbers exact where they are whole.
 #pragma once
 
-#include <charconv>
-#include <cmath>
-#include <cstdio>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -38,22 +35,9 @@ class Json {
     write_json_string(s, out_);
   }
 
-  void number(double v) {
-    comma();
-    if (!std::isfinite(v)) {
-      out_ += "null";
-      return;
-    }
-    char buf[32];
-    // Integers (counts, sizes) exactly; other values with round-trip precision.
-    if (v == std::floor(v) && std::fabs(v) < 9e15) {
-      const auto r = std::to_chars(buf, buf + sizeof buf, static_cast<long long>(v));
-      out_.append(buf, r.ptr);
-      return;
-    }
-    const int n = std::snprintf(buf, sizeof buf, "%.17g", v);
-    out_.append(buf, static_cast<std::size_t>(n));
-  }
+  /// @brief A finite number: integers below 9e15 exactly, others in a form that reads back as
+  /// the same double; null for NaN and infinities.
+  void number(double v);
 
   void boolean(bool v) {
     comma();

@@ -1,7 +1,9 @@
-// Lookup of __metadata__ values by key, for the card builders.
+// Lookup of __metadata__ values by key, and the numbers and times read from them, for the card
+// builders.
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
 #include <unordered_map>
 
@@ -38,5 +40,8 @@ class MetadataView {
 
 /// @brief A finite number written as a JSON number (kohya writes str(float)), else nullopt.
 std::optional<double> parse_number(std::string_view s);
+
+/// @brief A Unix time as ISO 8601 UTC to the second ("2023-04-05T21:01:47Z"), for years 0-9999.
+std::string iso_date(double unix_seconds);
 
 }  // namespace safetensors

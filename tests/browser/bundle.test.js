@@ -2,7 +2,8 @@
 // README's "Try it" Node script and Vite page, run as written there); the app
 // (tests/bundle_app: the package imported by name, a module worker, no bundler configuration)
 // built by Vite and by webpack 5 for production runs in Chromium; the tarball holds runtime files only, and
-// what an app downloads (Vite's output: JS and wasm, gzipped) stays within its budget.
+// what an app downloads (Vite's output: JS and wasm, gzipped) stays within its budget, and so does
+// what describe() adds to it (the card module).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -27,6 +28,12 @@ const APP = fileURLToPath(new URL('../bundle_app/', import.meta.url));
  * measured size.
  */
 const BUDGET_BYTES = 120_000;
+
+/**
+ * What describe() adds to a page's download, gzipped: every file the page fetches for it (the
+ * card module's wasm and its loader chunk). 128 KiB (issue 37).
+ */
+const CARD_BUDGET_BYTES = 131_072;
 
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm' };
 
@@ -91,7 +98,10 @@ async function onPage(root, path, act) {
   }
 }
 
-/** Opens the built app in Chromium, picks a file, and returns what the page shows. */
+/**
+ * Opens the built app in Chromium, picks a file, and returns what the page shows (the files
+ * describe() fetched apart) and the page's errors.
+ */
 async function runApp(root, work) {
   const { result, errors } = await onPage(root, '', async (page) => {
     await page.waitForFunction(() => document.body.dataset.state === 'ready');
@@ -101,7 +111,9 @@ async function runApp(root, work) {
     await page.waitForFunction(() => document.body.dataset.state === 'done');
     return page.textContent('#out');
   });
-  return { shown: result, errors };
+  if (result.startsWith('error')) return { shown: result, errors };
+  const { fetchedByDescribe, ...shown } = JSON.parse(result);
+  return { shown, fetchedByDescribe, errors };
 }
 
 // Opening and decoding on the page fetch one .wasm (the core); describe() fetches the card's.
@@ -203,10 +215,10 @@ describe('the packed package in a consumer app', () => {
       emitted.some((p) => p.endsWith('.wasm')),
       emitted.join(', '),
     ).toBe(true);
-    const { shown, errors } = await runApp(dist, ctx.work);
-    expect(shown.startsWith('error'), shown).toBe(false);
-    expect(JSON.parse(shown)).toEqual(EXPECTED);
+    const { shown, fetchedByDescribe, errors } = await runApp(dist, ctx.work);
+    expect(shown).toEqual(EXPECTED);
     expect(errors).toEqual([]);
+    ctx.fetchedByDescribe = fetchedByDescribe;
   }, 60_000);
 
   test('built by webpack 5 with no configuration: no error or warning about the package, and the same in Chromium', async () => {
@@ -216,8 +228,7 @@ describe('the packed package in a consumer app', () => {
       ctx.webpack.warnings.filter((w) => !w.startsWith('asset size limit') && !w.startsWith('entrypoint size limit')),
     ).toEqual([]);
     const { shown, errors } = await runApp(join(ctx.app, 'dist-webpack'), ctx.work);
-    expect(shown.startsWith('error'), shown).toBe(false);
-    expect(JSON.parse(shown)).toEqual(EXPECTED);
+    expect(shown).toEqual(EXPECTED);
     expect(errors).toEqual([]);
   }, 60_000);
 
@@ -342,4 +353,22 @@ describe('the packed package in a consumer app', () => {
       JSON.stringify(sizes),
     ).toBe(true);
   });
+
+  test(`what describe() adds to the page's download (every file it fetches, gzipped) stays under ${CARD_BUDGET_BYTES.toLocaleString('en')} bytes`, async () => {
+    const dist = join(ctx.app, 'dist');
+    // The files the Vite build's page fetched for describe() (the Vite test above ran it).
+    const fetched = ctx.fetchedByDescribe ?? (await runApp(dist, ctx.work)).fetchedByDescribe;
+    const sizes = {};
+    for (const path of fetched)
+      sizes[path.replace(/^\//, '')] = gzipSync(await readFile(join(dist, path)), { level: 9 }).byteLength;
+    const total = Object.values(sizes).reduce((a, b) => a + b, 0);
+    console.log(`describe() adds, gzipped: ${total} bytes`, sizes);
+    expect(
+      Object.keys(sizes).some((p) => /safetensors_card[^/]*\.wasm$/.test(p)),
+      JSON.stringify(sizes),
+    ).toBe(true);
+    expect(total, `describe() fetches ${total} bytes gzipped: ${JSON.stringify(sizes)}`).toBeLessThanOrEqual(
+      CARD_BUDGET_BYTES,
+    );
+  }, 60_000);
 });

@@ -1,8 +1,8 @@
 // A consumer app, as a user would write it: the package imported by name, no bundler
 // configuration. Picking a file decodes its first tensor here, in a module worker of the
 // app's own, and through openInWorker (the package's workers); then describes it, which loads
-// the model card's module (the page records which .wasm files it had fetched before that), and
-// hashes it (hash-wasm, in browsers).
+// the model card's module (the page records which .wasm files it had fetched before that, and
+// every file describe() fetched), and hashes it (hash-wasm, in browsers).
 import { openSafetensors } from 'safetensors-wasm';
 import { openInWorker } from 'safetensors-wasm/worker';
 
@@ -36,7 +36,11 @@ document.getElementById('file').addEventListener('change', async (e) => {
           .filter((n) => n.endsWith('.wasm')),
       ).size;
     const wasmBeforeCard = wasmFetched();
+    // Every file the page fetches for describe(): what the card costs a page to download.
+    const fetched = () => performance.getEntriesByType('resource').map((r) => new URL(r.name).pathname);
+    const fetchedBefore = new Set(fetched());
     const card = await st.describe();
+    const fetchedByDescribe = fetched().filter((path) => !fetchedBefore.has(path));
     out.textContent = JSON.stringify({
       name,
       here: Array.from(here),
@@ -48,6 +52,7 @@ document.getElementById('file').addEventListener('change', async (e) => {
       remoteParameters,
       wasmBeforeCard,
       wasmAfterCard: wasmFetched(),
+      fetchedByDescribe,
       sha256: (await st.hash({ data: false })).sha256,
     });
   } catch (error) {

@@ -1,6 +1,13 @@
 // The metadata conventions of the card: titles, trigger words, tags, training values,
-// base model, embedded hashes, images, dates.
+// base model, embedded hashes, images, dates, numbers.
 #include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
 
 #include "card/card_images.h"
 #include "card/card_metadata.h"
@@ -39,6 +46,50 @@ TEST(CardMetadata, IsoDates) {
   EXPECT_EQ(iso_date(0), "1970-01-01T00:00:00Z");
   EXPECT_EQ(iso_date(951782400), "2000-02-29T00:00:00Z");
   EXPECT_EQ(iso_date(-1), "1969-12-31T23:59:59Z");
+  EXPECT_EQ(iso_date(1.5), "1970-01-01T00:00:01Z");
+  EXPECT_EQ(iso_date(253402300799), "9999-12-31T23:59:59Z");
+  EXPECT_EQ(iso_date(-62135596800), "0001-01-01T00:00:00Z");
+}
+
+// Metadata numbers are read as strtod reads them (glibc's is correctly rounded): the same
+// double for every JSON number, the hard cases of rounding included; nothing else is a number.
+TEST(CardMetadata, NumbersAsStrtodReadsThem) {
+  std::vector<std::string> texts = {"0",
+                                    "-0",
+                                    "0.0003",
+                                    "4.0",
+                                    "1e23",
+                                    "9007199254740993",
+                                    "2.2250738585072011e-308",
+                                    "2.2250738585072012e-308",
+                                    "4.9406564584124654e-324",
+                                    "2.4703282292062327e-324",
+                                    "2.4703282292062328e-324",
+                                    "1.7976931348623157e308",
+                                    "1e-400",
+                                    "0.000e5",
+                                    "3.14159265358979323846264338327950288419716939937510582097494459"};
+  std::mt19937_64 random(37);
+  for (int i = 0; i < 20000; ++i) {
+    std::string t = random() % 2 ? "-" : "";
+    t += std::to_string(random() % 10);
+    if (t.back() != '0') t += std::to_string(random() % 100000000000000000ull);
+    t += "." + std::to_string(random() >> (random() % 64));
+    if (random() % 2) t += "e" + std::to_string(static_cast<int>(random() % 700) - 350);
+    texts.push_back(t);
+  }
+  for (const std::string& t : texts) {
+    const double expected = std::strtod(t.c_str(), nullptr);
+    const std::optional<double> got = parse_number(t);
+    if (!std::isfinite(expected)) {
+      EXPECT_FALSE(got) << t;
+      continue;
+    }
+    ASSERT_TRUE(got) << t;
+    EXPECT_EQ(std::memcmp(&*got, &expected, sizeof expected), 0) << t;
+  }
+  for (const char* t : {"1e309", "inf", "0x10", "01", "1.", ".5", "+1", "1e", " 1", "nan"})
+    EXPECT_FALSE(parse_number(t)) << t;
 }
 
 TEST(CardMetadata, TriggerWordsInOrderWithoutRepeats) {

@@ -1,9 +1,15 @@
 // The card of real files written by other tools (../shared/fixtures/real), and its JSON form.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <random>
+#include <vector>
 
 #include "card/card_json.h"
 #include "card/json_writer.h"
@@ -132,6 +138,44 @@ TEST(CardJson, StringsEscapedAsJson) {
   std::string out;
   write_json_string(std::string("a\"b\\c\n\x01</script>\xC3\xA9", 18), out);
   EXPECT_EQ(out, "\"a\\\"b\\\\c\\n\\u0001</script>\xC3\xA9\"");
+}
+
+// Every number of a card reads back (strtod, as JSON.parse) as the same double; integers below
+// 9e15 are written as integers; NaN and infinities as null.
+TEST(CardJson, NumbersReadBackAsTheSameDouble) {
+  std::vector<double> values = {0.1,
+                                0.0003,
+                                -2.5,
+                                1e-7,
+                                1e21,
+                                9e15,
+                                1.7976931348623157e308,
+                                5e-324,
+                                -0.0,
+                                1.0 / 3,
+                                123.45,
+                                2.2250738585072014e-308,
+                                4.35,
+                                9007199254740993.0};
+  std::mt19937_64 random(37);
+  while (values.size() < 20000) {
+    const std::uint64_t bits = random();
+    double v;
+    std::memcpy(&v, &bits, sizeof v);
+    if (std::isfinite(v)) values.push_back(v);
+  }
+  for (double v : values) {
+    std::string out;
+    Json(out).number(v);
+    const double back = std::strtod(out.c_str(), nullptr);
+    EXPECT_EQ(back, v) << out;  // -0 is written 0, as before
+  }
+  std::string out;
+  Json j(out);
+  j.begin_array();
+  for (double v : {3.0, -42.0, 8999999999999999.0, std::nan(""), HUGE_VAL, -HUGE_VAL}) j.number(v);
+  j.end_array();
+  EXPECT_EQ(out, "[3,-42,8999999999999999,null,null,null]");
 }
 
 }  // namespace safetensors::testing
