@@ -18,34 +18,39 @@ export const tensorName = (i, prefix = 'model') =>
  * @param {string} dtype a one-byte dtype
  * @param {(name: string) => number[]} shapeOf of one element
  * @param {(i: number) => number} byte
+ * @param {number} [tail] when above 0, a last U8 tensor "~tail" of this many zero bytes
  */
-function oneByteFile(names, dtype, shapeOf, byte) {
+function oneByteFile(names, dtype, shapeOf, byte, tail = 0) {
+  const n = names.length;
   const parts = ['{"__metadata__":{"format":"pt"}'];
   names.forEach((name, i) =>
     parts.push(`,"${name}":{"dtype":"${dtype}","shape":[${shapeOf(name)}],"data_offsets":[${i},${i + 1}]}`),
   );
+  if (tail > 0) parts.push(`,"~tail":{"dtype":"U8","shape":[${tail}],"data_offsets":[${n},${n + tail}]}`);
   parts.push('}');
   let text = parts.join('');
   text += ' '.repeat((8 - (text.length % 8)) % 8);
   const header = new TextEncoder().encode(text);
-  const file = new Uint8Array(8 + header.byteLength + names.length);
+  const file = new Uint8Array(8 + header.byteLength + n + tail);
   new DataView(file.buffer).setBigUint64(0, BigInt(header.byteLength), true);
   file.set(header, 8);
-  for (let i = 0; i < names.length; i++) file[8 + header.byteLength + i] = byte(i);
+  for (let i = 0; i < n; i++) file[8 + header.byteLength + i] = byte(i);
   return file;
 }
 
 /**
  * The file of `count` U8 tensors of shape [1], named by tensorName (byte i is `byte(i)`).
  * @param {number} count
- * @param {{ prefix?: string, byte?: (i: number) => number }} [options]
+ * @param {{ prefix?: string, byte?: (i: number) => number, tail?: number }} [options]
+ *   tail: then one U8 tensor of this many zero bytes (a file long enough to hash in workers)
  */
-export function manyTensorsFile(count, { prefix, byte = (i) => i & 255 } = {}) {
+export function manyTensorsFile(count, { prefix, byte = (i) => i & 255, tail = 0 } = {}) {
   return oneByteFile(
     Array.from({ length: count }, (_, i) => tensorName(i, prefix)),
     'U8',
     () => [1],
     byte,
+    tail,
   );
 }
 

@@ -4,7 +4,9 @@
 // takes against validate is a benchmark (tests/bench/many_tensors.bench.js), not a test.
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createHash } from 'node:crypto';
+import { Worker } from 'node:worker_threads';
 import { checkAdapter, diffSafetensors, openSafetensors, validateSafetensors } from '../../web/index.js';
+import { PARALLEL_MIN_BYTES } from '../../web/hashing/hash_pass.js';
 import { manyTensorsAdapter, manyTensorsFile, tensorName } from './many_tensors.js';
 
 const N = 100_000;
@@ -70,6 +72,18 @@ describe(`${N.toLocaleString('en')} one-byte tensors`, () => {
       expect(hashes.tensors[tensorName(i)]).toBe(sha(FILE.subarray(DATA_START + i, DATA_START + i + 1)));
     expect(hashes.sha256).toBe(sha(FILE));
     expect(source.reads - before).toBeLessThanOrEqual(5); // 4 MiB reads of a 7.5 MiB file
+  });
+
+  test('hash per tensor of a file long enough for workers: a message per chunk, not per tensor', async () => {
+    const long = manyTensorsFile(N, { tail: PARALLEL_MIN_BYTES });
+    const posted = vi.spyOn(Worker.prototype, 'postMessage');
+    const hashes = await (await openSafetensors(long)).hash({ tensors: true });
+    expect(hashes.sha256).toBe(sha(long));
+    expect(hashes.tensors['~tail']).toBe(sha(new Uint8Array(PARALLEL_MIN_BYTES)));
+    expect(hashes.tensors[tensorName(N - 1)]).toBe(sha(Uint8Array.of((N - 1) & 255)));
+    // The file and data lanes run in workers: a few 4 MiB chunks and a cut each.
+    expect(posted.mock.calls.length).toBeGreaterThan(0);
+    expect(posted.mock.calls.length).toBeLessThanOrEqual(100);
   });
 
   test('diff with data: the changed tensors exactly, each side read a few times', async () => {
