@@ -5,7 +5,13 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createHash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
-import { checkAdapter, diffSafetensors, openSafetensors, validateSafetensors } from '../../web/index.js';
+import {
+  checkAdapter,
+  diffSafetensors,
+  openSafetensors,
+  serializeSafetensors,
+  validateSafetensors,
+} from '../../web/index.js';
 import { PARALLEL_MIN_BYTES } from '../../web/hashing/hash_pass.js';
 import { manyTensorsAdapter, manyTensorsFile, tensorName } from './many_tensors.js';
 
@@ -99,6 +105,29 @@ describe(`${N.toLocaleString('en')} one-byte tensors`, () => {
     for (const side of [a, b]) expect(side.reads).toBeLessThanOrEqual(6);
     const names = await diffSafetensors(FILE, manyTensorsFile(N, { prefix: 'other' }));
     expect([names.tensors.added.length, names.tensors.removed.length]).toEqual([N, N]);
+  });
+
+  test('diff with data: tensors over 1 MiB stream between batches of small ones, in order', async () => {
+    const big = new Float32Array(300_000).map((_, i) => i / 3); // 1.2 MB
+    const small = (k) => ({ dtype: 'F32', shape: [2], data: Float32Array.of(k, k + 1) });
+    const side = async (changed) =>
+      new Uint8Array(
+        await (
+          await serializeSafetensors({
+            a: small(changed ? 5 : 1),
+            b: { dtype: 'F32', shape: [big.length], data: changed ? big.map((v, i) => (i === 6 ? v + 2 : v)) : big },
+            c: small(3),
+            d: { dtype: 'I16', shape: [2], data: Int16Array.of(1, changed ? 9 : 2) },
+          })
+        ).arrayBuffer(),
+      );
+    const d = await diffSafetensors(await side(false), await side(true), { data: true });
+    expect(d.tensors.changed.map((c) => [c.name, c.data.maxAbsDiff, c.data.differentElements])).toEqual([
+      ['a', 4, 2],
+      ['b', 2, 1],
+      ['d', null, null],
+    ]);
+    expect(d.tensors.unchanged).toBe(1);
   });
 
   test('checkAdapter: a LoRA of 100,000 tensors fits its base', async () => {
