@@ -118,6 +118,7 @@ demo: build
 
 bench: build
 	node tests/bench/open_header.bench.js
+	node tests/bench/many_tensors.bench.js
 	node tests/bench/decode.bench.js
 	node tests/bench/scan.bench.js
 	node tests/bench/hash.bench.js

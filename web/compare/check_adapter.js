@@ -44,7 +44,7 @@ async function headerTableOf(side, which, options, openIndex) {
   if (isOpened(side)) return write(side);
   if ((await sourceKind(side)) === 'model') return write(await openIndex(/** @type {any} */ (side), options));
   const { header } = await readSource(/** @type {any} */ (side), options);
-  if (header.table && header.tensors.length > 0) return header.table;
+  if (header.table && header.tensorCount > 0) return header.table;
   const { referenceError, findings } = verdictOf(header);
   // What the file is instead (a Git LFS pointer, a pickle) says more than the length it fails on.
   const why = (findings.find((f) => f.code === 'NotSafetensors') ?? findings[0])?.message ?? 'it holds no tensors';

@@ -6,6 +6,7 @@ import { initSafetensors } from '../core/modules.js';
 import { throwIfAborted } from '../core/abort.js';
 import { localLane } from '../hashing/sha256_lane.js';
 import { compareStreams, elementDiff, sameBytes } from './lockstep.js';
+import { BATCH_TENSOR_BYTES, FLOAT_STORAGES, batchDataDiff, fitsBatch } from './data_batch.js';
 
 /** @typedef {import('../index.js').TensorInfo} TensorInfo */
 /** @typedef {import('../index.js').DiffOptions} DiffOptions */
@@ -13,15 +14,10 @@ import { compareStreams, elementDiff, sameBytes } from './lockstep.js';
 /**
  * What diff needs of an opened checkpoint (a SafetensorsFile or a ShardedModel).
  * @typedef {{ tensors: TensorInfo[], metadata: Record<string, unknown> | null, shards?: unknown[],
- *   streamTensor: import('../index.js').TensorReader['streamTensor'] }} Checkpoint
+ *   streamTensor: import('../index.js').TensorReader['streamTensor'],
+ *   getTensors?: import('../index.js').TensorReader['getTensors'],
+ *   getTensor?: import('../index.js').TensorReader['getTensor'] }} Checkpoint
  */
-
-/** Storages whose values diff compares as numbers: floats, read as float32 or float64. */
-const FLOAT_STORAGES = new Map([
-  ['Float32', 'native'],
-  ['Float64', 'native'],
-  ['narrow-float', 'float32'],
-]);
 
 /**
  * @param {unknown} side
@@ -138,16 +134,47 @@ export async function diffCheckpoints(a, b, options, open) {
   if (data) {
     const total = sameLayout.reduce((sum, t) => sum + t.byteLength, 0);
     let done = 0;
-    for (const tensor of sameLayout) {
-      throwIfAborted(signal);
-      const bytes = await dataDiff(left, right, tensor, signal);
+    const found = (/** @type {TensorInfo} */ tensor, /** @type {import('../index.js').DiffData | null} */ bytes) => {
       if (bytes) {
         changed.push({ name: tensor.name, data: bytes });
         unchanged -= 1;
       }
       done += tensor.byteLength;
       onProgress?.(done, total);
+    };
+    // Small tensors in batches (both sides read them with getTensors), in order; others streamed.
+    const batching = [left, right].every((side) => side.getTensors && side.getTensor);
+    const core = await initSafetensors();
+    const storages = new Map(core.tables.dtypes.map((d) => [String(d.name), d.storage]));
+    const storageOf = (/** @type {string} */ dtype) => storages.get(dtype) ?? '';
+    /** @type {TensorInfo[]} */
+    let batch = [];
+    let batchBytes = 0;
+    const flush = async () => {
+      throwIfAborted(signal);
+      const diffs = await batchDataDiff(
+        /** @type {import('./data_batch.js').BatchSide} */ (left),
+        /** @type {import('./data_batch.js').BatchSide} */ (right),
+        batch,
+        storageOf,
+        signal,
+      );
+      batch.forEach((tensor, i) => found(tensor, diffs[i]));
+      batch = [];
+      batchBytes = 0;
+    };
+    for (const tensor of sameLayout) {
+      const small = batching && tensor.byteLength <= BATCH_TENSOR_BYTES;
+      if (batch.length > 0 && !(small && fitsBatch(batch, batchBytes, tensor))) await flush();
+      if (small) {
+        batch.push(tensor);
+        batchBytes += tensor.byteLength;
+        continue;
+      }
+      throwIfAborted(signal);
+      found(tensor, await dataDiff(left, right, tensor, signal));
     }
+    if (batch.length > 0) await flush();
   }
   // A file's __metadata__ and an index's metadata are different things: compared only like with like.
   const comparable = Boolean(left.shards) === Boolean(right.shards);

@@ -21,7 +21,7 @@ export function verdictOf(header) {
     loadable: header.referenceError === null,
     referenceError: header.referenceError,
     findings: header.findings,
-    tensors: header.tensors.length,
+    tensors: header.tensorCount,
   };
 }
 
@@ -82,7 +82,7 @@ export async function validateSafetensors(input, options = {}) {
   // The header's card: a header that could not be read has no tensors and no table.
   if (describe)
     result.card =
-      header.table && header.tensors.length ? cardObject(await buildCard(header.table, header.tensors.length)) : null;
+      header.table && header.tensorCount ? cardObject(await buildCard(header.table, header.tensorCount)) : null;
   if (!wantScan && !wantHash) return result;
   const core = await initSafetensors();
   const scanning = wantScan && result.loadable;

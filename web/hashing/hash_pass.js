@@ -42,18 +42,21 @@ function rangesOf({ size, dataStart, file, data, tensors }) {
 }
 
 /**
- * Opens the lanes a plan needs: the first on this thread, the others in workers when the
- * read is long enough to be worth it and workers start here.
+ * Opens the lanes a plan needs: the last wanted on this thread, the others in workers when the
+ * read is long enough to be worth it and workers start here. The last is the tensor lane when
+ * tensors are hashed: it cuts a digest per tensor, which costs a message each way in a worker
+ * (a million one-byte tensors took seconds of messages), and nothing here.
  * @param {boolean[]} wanted file, data, tensors
  * @param {boolean} parallel
  */
 async function openLanes(wanted, parallel) {
   /** @type {(import('./sha256_lane.js').Sha256Lane | null)[]} */
   const lanes = [];
+  const local = wanted.lastIndexOf(true);
   try {
-    for (const want of wanted) {
+    for (const [i, want] of wanted.entries()) {
       if (!want) lanes.push(null);
-      else if (parallel && lanes.some((l) => l !== null)) lanes.push((await workerLane()) ?? (await localLane()));
+      else if (parallel && i !== local) lanes.push((await workerLane()) ?? (await localLane()));
       else lanes.push(await localLane());
     }
     return lanes;

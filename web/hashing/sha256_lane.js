@@ -78,6 +78,7 @@ export async function workerLane() {
   if (host === null) return null;
   /** @type {{ resolve: (digest: string) => void, reject: (error: Error) => void }[]} */
   const digests = [];
+  let answered = 0; // digests[answered] waits for the next digest (shift() is O(n) on long arrays)
   /** @type {{ resolve: () => void, reject: (error: Error) => void } | null} update()'s wait for the worker to catch up */
   let waiter = null;
   let inFlight = 0;
@@ -93,7 +94,7 @@ export async function workerLane() {
     if (failure) return;
     failure = new SafetensorsError('InternalError', `the hashing worker failed: ${reason}`);
     started(false);
-    for (const d of digests.splice(0)) d.reject(failure);
+    for (const d of digests.splice(answered)) d.reject(failure);
     waiter?.reject(failure);
     waiter = null;
   };
@@ -105,8 +106,10 @@ export async function workerLane() {
         waiter.resolve();
         waiter = null;
       }
-    } else if (message.digest !== undefined) digests.shift()?.resolve(message.digest);
-    else if (message.error !== undefined) fail(message.error);
+    } else if (message.digest !== undefined) {
+      if (answered < digests.length) digests[answered++].resolve(message.digest);
+      if (answered === digests.length) answered = digests.length = 0;
+    } else if (message.error !== undefined) fail(message.error);
   }, fail);
   const timer = setTimeout(() => fail('it did not start'), WORKER_START_MS);
   const ok = await ready;

@@ -32,8 +32,46 @@ export function decodeHeaderTable(bytes, tables) {
   const embeddedHashes = r.list(() => ({ key: r.str(), value: r.str(), covers: /** @type {any} */ (r.str()) }));
 
   const count = r.num();
+  const tensorsAt = r.at;
+  /** @type {{ tensors: import('../index.js').TensorInfo[], dtypeIndex: Uint8Array } | null} */
+  let decoded = null;
+  // Decoded on the first read (a plain validate needs only the count: a million tensors' objects
+  // cost it as much as its analysis), once.
+  const tensorList = () => (decoded ??= decodeTensors(r, tensorsAt, count, tables));
+  // `table` stays for the model card's module (web/card/model_card.js), which reads it back.
+  const table = bytes;
+  return {
+    referenceError,
+    fileSize,
+    headerSize,
+    dataStart,
+    findings,
+    metadata,
+    embeddedHashes,
+    tensorCount: count,
+    /** In data order. */
+    get tensors() {
+      return tensorList().tensors;
+    },
+    /** Each tensor's dtype index, kept beside the public objects: no name lookups per read. */
+    get dtypeIndex() {
+      return tensorList().dtypeIndex;
+    },
+    table,
+  };
+}
+
+/**
+ * The tensors of a table, from `at` (after the count).
+ * @param {TableReader} r
+ * @param {number} at
+ * @param {number} count
+ * @param {ReturnType<typeof import('../core/tables.js').decodeCoreTables>} tables
+ */
+function decodeTensors(r, at, count, tables) {
+  r.at = at;
   const tensors = new Array(count);
-  const dtypeIndex = new Uint8Array(count); // kept beside the public objects: no name lookups per read
+  const dtypeIndex = new Uint8Array(count);
   for (let i = 0; i < count; i++) {
     const name = r.str();
     const dtype = r.num();
@@ -53,18 +91,5 @@ export function decodeHeaderTable(bytes, tables) {
     tensors[i] = tensor;
     dtypeIndex[i] = dtype;
   }
-  // `table` stays for the model card's module (web/card/model_card.js), which reads it back.
-  const table = bytes;
-  return {
-    referenceError,
-    fileSize,
-    headerSize,
-    dataStart,
-    findings,
-    metadata,
-    embeddedHashes,
-    tensors,
-    dtypeIndex,
-    table,
-  };
+  return { tensors, dtypeIndex };
 }

@@ -2,10 +2,10 @@
 // by offset and grouped into runs of adjacent ones (up to RUN_BYTES, or one larger tensor);
 // each run is one stream of the source, handed out tensor by tensor to the same decoder
 // getTensor uses. A few runs are read at once.
-import { throwIfAborted } from '../core/abort.js';
+import { throwIfAborted, untilAborted } from '../core/abort.js';
 import { readError, tensorNotFound } from '../core/errors.js';
 import { planTensorRead } from './plan.js';
-import { decodeTensor } from './decode.js';
+import { copyTensor, decodeTensor } from './decode.js';
 
 /** A run ends once it holds this many bytes (a single larger tensor is a run of its own). */
 export const RUN_BYTES = 16 << 20;
@@ -87,6 +87,37 @@ export class RunReader {
   }
 }
 
+/** A run read whole: its tensors' bytes are views of one array. */
+class MemoryRun {
+  /**
+   * @param {number} offset the run's file offset
+   * @param {Uint8Array} bytes
+   */
+  constructor(offset, bytes) {
+    this.offset = offset;
+    this.whole = bytes;
+  }
+
+  /**
+   * @param {number} offset
+   * @param {number} length
+   */
+  bytes(offset, length) {
+    return this.whole.subarray(offset - this.offset, offset - this.offset + length);
+  }
+
+  /**
+   * The ByteSource.chunks of decodeTensor: the range as one chunk.
+   * @param {number} offset
+   * @param {number} length
+   */
+  async *chunks(offset, length) {
+    yield this.bytes(offset, length);
+  }
+
+  async close() {}
+}
+
 /**
  * @param {import('../core/wasm_module.js').Core} core
  * @param {import('../source/byte_source.js').ByteSource} source the file's byte source
@@ -129,23 +160,30 @@ export async function readTensorBatch(core, source, file, names, options) {
   const worker = async () => {
     while (next < runs.length && !failed) {
       const run = runs[next++];
-      const reader = new RunReader(source, file.dataStart + run.begin, run.end - run.begin, signal);
+      const start = file.dataStart + run.begin;
+      // A run of several tensors (at most RUN_BYTES) is read whole: small tensors then cost no stream each.
+      const reader =
+        run.tensors.length > 1
+          ? new MemoryRun(start, await untilAborted(source.read(start, run.end - run.begin, signal), signal))
+          : new RunReader(source, start, run.end - run.begin, signal);
       try {
         for (const tensor of run.tensors) {
           const index = /** @type {number} */ (indexOf.get(tensor));
+          const plan = /** @type {import('./plan.js').ReadPlan} */ (plans.get(index));
+          if (plan.kind === 'copy' && reader instanceof MemoryRun) {
+            throwIfAborted(signal);
+            results.set(index, copyTensor(plan, tensor, reader.bytes(plan.offset, plan.byteLength)));
+            done += plan.byteLength;
+            onProgress?.(done, total);
+            continue;
+          }
           let seen = 0;
           const progress = (/** @type {number} */ d) => {
             done += d - seen;
             seen = d;
             onProgress?.(done, total);
           };
-          results.set(
-            index,
-            await decodeTensor(core, reader, /** @type {import('./plan.js').ReadPlan} */ (plans.get(index)), tensor, {
-              signal,
-              onProgress: progress,
-            }),
-          );
+          results.set(index, await decodeTensor(core, reader, plan, tensor, { signal, onProgress: progress }));
         }
       } catch (error) {
         failed = true; // the other workers stop after their current run

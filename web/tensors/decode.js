@@ -168,6 +168,20 @@ export async function* decodePieces(core, source, plan, options) {
 }
 
 /**
+ * A 'copy' plan's array from its bytes in memory, at once (getTensors' runs of small tensors:
+ * no stream per tensor).
+ * @param {ReadPlan} plan its kind is 'copy'
+ * @param {{ name: string, shape: number[] }} tensor
+ * @param {Uint8Array} bytes the plan's byteLength bytes
+ * @returns {TensorArray}
+ */
+export function copyTensor(plan, tensor, bytes) {
+  const result = allocateResult(plan, tensor, undefined);
+  new Uint8Array(result.buffer, result.byteOffset, result.byteLength).set(bytes);
+  return result;
+}
+
+/**
  * Reads plan.byteLength bytes at plan.offset from `source` and returns the typed array:
  * decodePieces writing into the result.
  * @param {import('../core/wasm_module.js').Core} core

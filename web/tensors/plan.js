@@ -88,9 +88,11 @@ export function planTensorRead(tensor, dtype, dataStart, options) {
     elements = (range[1] - range[0]) * rowElements;
   }
 
-  const base = { offset, byteLength, dtype: dtype.index };
+  // Literals of one shape (no spread): getTensors() plans every tensor, a million of them at times.
   const copy = (/** @type {TensorArrayClass} */ ArrayType) => ({
-    ...base,
+    offset,
+    byteLength,
+    dtype: dtype.index,
     ArrayType,
     length: byteLength / ArrayType.BYTES_PER_ELEMENT,
     kind: /** @type {const} */ ('copy'),
@@ -98,7 +100,9 @@ export function planTensorRead(tensor, dtype, dataStart, options) {
     unitElements: 1,
   });
   const converted = (/** @type {'float32' | 'bool'} */ kind, /** @type {TensorArrayClass} */ ArrayType) => ({
-    ...base,
+    offset,
+    byteLength,
+    dtype: dtype.index,
     ArrayType,
     length: elements,
     kind,

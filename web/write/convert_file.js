@@ -73,6 +73,34 @@ function withoutDataHashes(metadata, claims) {
 }
 
 /**
+ * Entries in the written order, cut into stretches that are one part of the new file: bytes
+ * that follow one another in the source, all copied or all converted from one dtype (a
+ * conversion is element by element, and the new file lays them out one after another too).
+ * A million one-byte tensors are then one slice, not a million.
+ * @template {{ offset: number, length: number, convert: boolean, from: DtypeRow }} E
+ * @param {E[]} laid
+ * @returns {{ offset: number, length: number, convert: boolean, from: DtypeRow, first: E }[]}
+ */
+function partsOf(laid) {
+  const parts = [];
+  let part = null;
+  for (const e of laid) {
+    if (
+      part &&
+      part.offset + part.length === e.offset &&
+      part.convert === e.convert &&
+      (!e.convert || part.from === e.from)
+    ) {
+      part.length += e.length;
+    } else {
+      part = { offset: e.offset, length: e.length, convert: e.convert, from: e.from, first: e };
+      parts.push(part);
+    }
+  }
+  return parts;
+}
+
+/**
  * Entries in the written order, cut into runs whose bytes follow one another in the source.
  * @template {{ offset: number, length: number }} E
  * @param {E[]} laid
@@ -147,8 +175,9 @@ export async function convertFile(file, source, slice, claims, options) {
       readers.push(reader);
       for (const e of run.entries) from.set(e, reader);
     }
-  const reading = (/** @type {(typeof laid)[number]} */ e) => from.get(e) ?? source;
-  const part = (/** @type {(typeof laid)[number]} */ e) =>
+  // A stretch of entries lies in one run: its first entry's reader reads it.
+  const reading = (/** @type {ReturnType<typeof partsOf>[number]} */ e) => from.get(e.first) ?? source;
+  const part = (/** @type {ReturnType<typeof partsOf>[number]} */ e) =>
     e.convert
       ? convertedChunks(
           core,
@@ -157,14 +186,15 @@ export async function convertFile(file, source, slice, claims, options) {
           { signal, onBytes },
         )
       : (slice(e.offset, e.offset + e.length) ?? reading(e).chunks(e.offset, e.length, signal));
+  const stretches = partsOf(laid);
   try {
     if (path !== undefined) {
-      await writeParts(path, [header, ...laid.map(part)], signal);
+      await writeParts(path, [header, ...stretches.map(part)], signal);
       return undefined;
     }
     /** @type {(Uint8Array | Blob)[]} */
     const parts = [header];
-    for (const e of laid) {
+    for (const e of stretches) {
       const p = part(e);
       if (p instanceof Blob || p instanceof Uint8Array) parts.push(p);
       else for await (const chunk of p) parts.push(chunk.slice());
