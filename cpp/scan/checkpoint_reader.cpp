@@ -105,6 +105,17 @@ void read_legacy(Reading& r) {
   std::sort(r.out.storages.begin(), r.out.storages.end(), [](const auto& a, const auto& b) { return a.key < b.key; });
 }
 
+// A file whose first bytes are not the magic number's pickle but whose second pickle is the
+// legacy protocol version: torch.load reads it as a legacy checkpoint all the same.
+bool second_pickle_is_legacy_version(Reading& r) {
+  const pickle::PickleResult first = r.pickle_at(0);
+  if (!first.complete) return false;
+  const pickle::PickleResult second = r.pickle_at(first.end);
+  if (!second.complete) return false;
+  const pickle::Value& v = second.at(second.root);
+  return v.kind == pickle::Kind::Int && v.integer == container::kLegacyProtocolVersion;
+}
+
 void read_npy(Reading& r, const std::vector<std::uint8_t>& head) {
   auto header = container::read_npy_header(head);
   if (!header) return r.out.report.add(ContainerFinding{ContainerIssue::BadNpyHeader, 0}, "");
@@ -147,8 +158,10 @@ Checkpoint read_checkpoint(const ByteSource& source, const ReadOptions& options)
     out.report.format = FileFormat::PytorchLegacy;
     detail::read_legacy(r);
   } else if (!head.empty() && !r.read_zip()) {
-    const pickle::PickleResult first = r.pickle_at(0);
-    if (first.complete || !first.globals.empty()) {
+    if (detail::second_pickle_is_legacy_version(r)) {
+      out.report.format = FileFormat::PytorchLegacy;
+      detail::read_legacy(r);
+    } else if (const pickle::PickleResult first = r.pickle_at(0); first.complete || !first.globals.empty()) {
       out.report.format = FileFormat::Pickle;
       r.pickles_in(r.bytes(0, first.end + (1u << 20)), "pickle", true);
     }

@@ -86,6 +86,56 @@ def describe(obj, prefix=''):
     return out
 
 
+class Unseekable(io.RawIOBase):
+    """A write-only stream without seek: zipfile then writes data descriptors (flag bit 3)."""
+
+    def __init__(self):
+        self.data = bytearray()
+
+    def writable(self):
+        return True
+
+    def write(self, b):
+        self.data += b
+        return len(b)
+
+
+def zip_variants(source):
+    """views.pt's records re-zipped by Python's zipfile in the layouts a reader must handle."""
+    with zipfile.ZipFile(source) as z:
+        records = [(i.filename, z.read(i.filename)) for i in z.infolist()]
+
+    def write(target, zip64=False):
+        with zipfile.ZipFile(target, 'w') as z:
+            for filename, data in records:
+                with z.open(filename, 'w', force_zip64=zip64) as f:
+                    f.write(data)
+
+    with zipfile.ZipFile(os.path.join(OUT, 'views_deflated.pt'), 'w', compression=zipfile.ZIP_DEFLATED) as z:
+        for filename, data in records:
+            z.writestr(filename, data)
+    # ZIP64 everywhere: zipfile switches to ZIP64 records past these limits, so lower them.
+    limits = zipfile.ZIP64_LIMIT, zipfile.ZIP_FILECOUNT_LIMIT
+    zipfile.ZIP64_LIMIT, zipfile.ZIP_FILECOUNT_LIMIT = 100, 1
+    try:
+        write(os.path.join(OUT, 'views_zip64.pt'), zip64=True)
+    finally:
+        zipfile.ZIP64_LIMIT, zipfile.ZIP_FILECOUNT_LIMIT = limits
+    stream = Unseekable()
+    write(stream)
+    with open(os.path.join(OUT, 'views_descriptor.pt'), 'wb') as f:
+        f.write(stream.data)
+    with open(source, 'rb') as f:
+        original = f.read()
+    with open(os.path.join(OUT, 'views_prefix.pt'), 'wb') as f:  # bytes in front: offsets shift
+        f.write(b'\x80\x02K\x07.' + original)
+    # The local header of data.pkl names another record than the directory does.
+    first_name = records[0][0].encode()
+    patched = original[:30] + first_name[:-1] + b'X' + original[30 + len(first_name):]
+    with open(os.path.join(OUT, 'views_disagree.pt'), 'wb') as f:
+        f.write(patched)
+
+
 def main():
     expected = {}
     cases = {'dtypes.pt': dtypes(), 'views.pt': views(), 'tied.pt': tied(), 'lightning.ckpt': lightning(),
@@ -114,6 +164,7 @@ def main():
     np.save(os.path.join(OUT, 'array.npy'), np.arange(6, dtype='<f4').reshape(2, 3))
     np.save(os.path.join(OUT, 'objects.npy'), np.array([{'a': 1}, None], dtype=object), allow_pickle=True)
     np.savez(os.path.join(OUT, 'arrays.npz'), x=np.arange(3, dtype='<i8'), y=np.ones((2, 2), dtype='<f8'))
+    zip_variants(os.path.join(OUT, 'views.pt'))
     with open(os.path.join(OUT, 'expected.json'), 'w') as f:
         json.dump(expected, f, indent=1, sort_keys=True)
         f.write('\n')

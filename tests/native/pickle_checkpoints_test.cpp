@@ -59,6 +59,34 @@ float value_at(const std::string& file, const scan::StorageLocation& s, const pi
   return v;
 }
 
+// Every tensor of `ckpt` (read from `file`) against torch's facts about it.
+void expect_torch_facts(const std::string& file, const Checkpoint& ckpt, simdjson::dom::element facts) {
+  std::map<std::string, const pickle::TensorRecord*> ours;
+  for (const auto& t : ckpt.contents.tensors) ours[t.name] = &t;
+  auto tensors = get<simdjson::dom::object>(facts["tensors"]);
+  EXPECT_EQ(ours.size(), tensors.size());
+  for (auto [key, fact] : tensors) {
+    const std::string tensor_name(key);
+    ASSERT_TRUE(ours.contains(tensor_name)) << tensor_name;
+    const pickle::TensorRecord& t = *ours[tensor_name];
+    EXPECT_EQ(pickle::torch_dtype_info(t.dtype).name, get<std::string_view>(fact["dtype"]));
+    EXPECT_EQ(t.size, ints(fact["shape"])) << tensor_name;
+    EXPECT_EQ(t.stride, ints(fact["stride"])) << tensor_name;
+    EXPECT_EQ(static_cast<std::int64_t>(t.storage_offset), get<std::int64_t>(fact["storage_offset"])) << tensor_name;
+    EXPECT_EQ(t.parameter, get<bool>(fact["parameter"])) << tensor_name;
+    const scan::StorageLocation* s = ckpt.storage(t.storage_key);
+    ASSERT_NE(s, nullptr) << tensor_name;
+    EXPECT_LE(s->offset + s->bytes, file.size());
+    simdjson::dom::array values;
+    if (!s->stored || fact["values"].get(values) != simdjson::SUCCESS) continue;
+    std::size_t i = 0;
+    for (simdjson::dom::element v : values) {
+      EXPECT_EQ(value_at(file, *s, t, i), static_cast<float>(get<double>(v))) << tensor_name << "[" << i << "]";
+      ++i;
+    }
+  }
+}
+
 class CommittedCheckpoint : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(CommittedCheckpoint, TensorsAreWhatTorchSays) {
@@ -72,32 +100,8 @@ TEST_P(CommittedCheckpoint, TensorsAreWhatTorchSays) {
   EXPECT_EQ(ckpt.report.verdict, scan::Verdict::Safe) << name;
   for (const auto& f : ckpt.report.findings) ADD_FAILURE() << name << ": " << f.code << " at " << f.where;
   for (const auto& g : ckpt.report.globals) EXPECT_EQ(g.safety, scan::Safety::Safe) << g.module << "." << g.name;
-
-  std::map<std::string, const pickle::TensorRecord*> ours;
-  for (const auto& t : ckpt.contents.tensors) ours[t.name] = &t;
-  auto tensors = get<simdjson::dom::object>(facts["tensors"]);
-  EXPECT_EQ(ours.size(), tensors.size()) << name;
-  for (auto [key, fact] : tensors) {
-    const std::string tensor_name(key);
-    ASSERT_TRUE(ours.contains(tensor_name)) << name << ": " << tensor_name;
-    const pickle::TensorRecord& t = *ours[tensor_name];
-    EXPECT_EQ(pickle::torch_dtype_info(t.dtype).name, get<std::string_view>(fact["dtype"]));
-    EXPECT_EQ(t.size, ints(fact["shape"])) << tensor_name;
-    EXPECT_EQ(t.stride, ints(fact["stride"])) << tensor_name;
-    EXPECT_EQ(static_cast<std::int64_t>(t.storage_offset), get<std::int64_t>(fact["storage_offset"])) << tensor_name;
-    EXPECT_EQ(t.parameter, get<bool>(fact["parameter"])) << tensor_name;
-    const scan::StorageLocation* s = ckpt.storage(t.storage_key);
-    ASSERT_NE(s, nullptr) << tensor_name;
-    EXPECT_TRUE(s->stored);
-    EXPECT_LE(s->offset + s->bytes, file.size());
-    simdjson::dom::array values;
-    if (fact["values"].get(values) != simdjson::SUCCESS) continue;
-    std::size_t i = 0;
-    for (auto v : values) {
-      EXPECT_EQ(value_at(file, *s, t, i), static_cast<float>(get<double>(v))) << tensor_name << "[" << i << "]";
-      ++i;
-    }
-  }
+  expect_torch_facts(file, ckpt, facts);
+  for (const auto& s : ckpt.storages) EXPECT_TRUE(s.stored) << s.key;
 }
 
 INSTANTIATE_TEST_SUITE_P(TorchSave, CommittedCheckpoint,
@@ -109,6 +113,70 @@ INSTANTIATE_TEST_SUITE_P(TorchSave, CommittedCheckpoint,
                              if (c == '.') c = '_';
                            return n;
                          });
+
+// views.pt re-zipped by Python's zipfile: the same tensors wherever the records moved.
+struct ZipVariant {
+  const char* file;     ///< in tests/checkpoints
+  const char* finding;  ///< the one finding expected ("" for none)
+};
+
+class ZipLayout : public ::testing::TestWithParam<ZipVariant> {};
+
+TEST_P(ZipLayout, ReadsTheSameTensors) {
+  const ZipVariant v = GetParam();
+  const std::string file = file_bytes(checkpoints_dir() / v.file);
+  ASSERT_FALSE(file.empty()) << v.file;
+  MemorySource source(file);
+  const Checkpoint ckpt = scan::read_checkpoint(source);
+  EXPECT_EQ(ckpt.report.format, scan::FileFormat::PytorchZip);
+  std::set<std::string_view> codes;
+  for (const auto& f : ckpt.report.findings) codes.insert(f.code);
+  if (std::string_view(v.finding).empty()) {
+    EXPECT_TRUE(codes.empty()) << *codes.begin();
+    EXPECT_EQ(ckpt.report.verdict, scan::Verdict::Safe);
+  } else {
+    EXPECT_TRUE(codes.contains(v.finding)) << v.file;
+    EXPECT_EQ(ckpt.report.verdict, scan::Verdict::Unknown);
+  }
+  expect_torch_facts(file, ckpt, get<simdjson::dom::element>(expected_json()["views.pt"]));
+}
+
+INSTANTIATE_TEST_SUITE_P(Zipfile, ZipLayout,
+                         ::testing::Values(ZipVariant{"views_zip64.pt", ""}, ZipVariant{"views_descriptor.pt", ""},
+                                           ZipVariant{"views_prefix.pt", "archive-prefix"},
+                                           ZipVariant{"views_disagree.pt", "local-header-disagrees"}),
+                         [](const auto& info) {
+                           std::string n = info.param.file;
+                           return n.substr(0, n.find('.'));
+                         });
+
+TEST(CommittedCheckpoint, DeflatedPickleNeedsTheCallersInflate) {
+  const Checkpoint without = read_committed("views_deflated.pt");
+  EXPECT_EQ(without.report.verdict, scan::Verdict::Unknown);
+  ASSERT_FALSE(without.report.findings.empty());
+  EXPECT_EQ(without.report.findings[0].code, "needs-inflate");
+  EXPECT_TRUE(without.contents.tensors.empty());
+  // An inflate that knows the answer (views.pt's stored data.pkl) stands in for the browser's
+  // DecompressionStream: it is called with the compressed record and its inflated size.
+  const Checkpoint stored = read_committed("views.pt");
+  std::uint64_t asked = 0;
+  scan::ReadOptions options;
+  options.inflate = [&](std::span<const std::uint8_t> compressed, std::uint64_t size) {
+    asked = size;
+    EXPECT_LT(compressed.size(), size);
+    const std::string file = file_bytes(checkpoints_dir() / "views.pt");
+    const auto u16 = [&](std::size_t at) {
+      return std::size_t(std::uint8_t(file[at])) | std::uint8_t(file[at + 1]) << 8;
+    };
+    const std::string_view pickle(file.data() + 30 + u16(26) + u16(28), size);  // after the local header
+    return std::optional<std::vector<std::uint8_t>>(std::in_place, pickle.begin(), pickle.end());
+  };
+  const Checkpoint with = read_committed("views_deflated.pt", options);
+  EXPECT_GT(asked, 0u);
+  EXPECT_EQ(with.report.verdict, scan::Verdict::Safe);
+  EXPECT_EQ(with.contents.tensors.size(), stored.contents.tensors.size());
+  for (const auto& s : with.storages) EXPECT_FALSE(s.stored) << s.key;  // deflated storages: not readable by range
+}
 
 TEST(CommittedCheckpoint, ViewsAndTiedWeightsShareOneStorage) {
   const Checkpoint views = read_committed("views.pt");
