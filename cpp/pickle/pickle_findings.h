@@ -27,6 +27,7 @@ enum class PickleIssue : std::uint8_t {
   NonStringGlobal,  ///< STACK_GLOBAL whose module or name is not a string
   OutOfBandBuffer,  ///< NEXT_BUFFER: data the pickle does not hold
   DataAfterStop,    ///< bytes follow the STOP opcode
+  GlobalMutated,    ///< BUILD on a global: a module's or class's attributes replaced
 };
 
 /// @brief A code's stable name and what it means.
@@ -37,7 +38,7 @@ struct PickleIssueInfo {
 };
 
 /// @brief Number of PickleIssue values.
-inline constexpr int kPickleIssueCount = 16;
+inline constexpr int kPickleIssueCount = 17;
 
 /// @brief The table, indexed by PickleIssue.
 inline constexpr std::array<PickleIssueInfo, kPickleIssueCount> kPickleIssues{{
@@ -57,6 +58,7 @@ inline constexpr std::array<PickleIssueInfo, kPickleIssueCount> kPickleIssues{{
     {"non-string-global", "STACK_GLOBAL with a module or name that is not a string", false},
     {"out-of-band-buffer", "a buffer passed outside the pickle", false},
     {"data-after-stop", "bytes follow the pickle's STOP opcode", false},
+    {"global-mutated", "BUILD replaces attributes of a module or class the pickle names", false},
 }};
 
 /// @brief The row of `issue`.

@@ -47,7 +47,7 @@ class Machine {
   std::optional<std::vector<ValueId>> pop_mark();
   bool push_collection(Kind kind, std::vector<ValueId> items);
   bool add_items(std::vector<ValueId> items, bool pairs);
-  bool push_global(std::string module, std::string name);
+  bool push_global(std::string module, std::string name, bool readable = true);
   bool push_call(CallKind kind, ValueId callable, ValueId args, ValueId kwargs);
   bool object_op(std::uint8_t op);
   bool reference_op(std::uint8_t op);  // pickle_references.cpp

@@ -77,11 +77,11 @@ bool Machine::add_items(std::vector<ValueId> items, bool pairs) {
   return true;
 }
 
-bool Machine::push_global(std::string module, std::string name) {
+bool Machine::push_global(std::string module, std::string name, bool readable) {
   if (!charge(module.size() + name.size())) return false;
-  result_.globals.push_back({module, name, op_offset_});
   auto id = make(Kind::Global);
   if (!id) return false;
+  result_.globals.push_back({module, name, op_offset_, *id, readable});
   result_.values[*id].text = std::move(module);
   result_.values[*id].name = std::move(name);
   return push(*id);
@@ -176,9 +176,12 @@ bool Machine::object_op(std::uint8_t op) {
       if (!module) return false;
       const Value& m = result_.values[*module];
       const Value& n = result_.values[*name];
-      if (m.kind != Kind::Str || n.kind != Kind::Str) {
+      if (m.kind != Kind::Str || n.kind != Kind::Str) {  // picklescan reads such an operand as its text
         note(PickleIssue::NonStringGlobal);
-        return push_global(m.kind == Kind::Str ? m.text : "?", n.kind == Kind::Str ? n.text : "?");
+        const auto text = [](const Value& v) {
+          return v.kind == Kind::Str ? v.text : v.kind == Kind::Int ? std::to_string(v.integer) : std::string("?");
+        };
+        return push_global(text(m), text(n), false);
       }
       return push_global(m.text, n.text);
     }
@@ -214,7 +217,7 @@ bool Machine::object_op(std::uint8_t op) {
       if (!state) return false;
       if (stack_.empty()) return fail(PickleIssue::StackUnderflow);
       Value& target = result_.values[stack_.back()];
-      if (target.kind != Kind::Call) return fail(PickleIssue::BadOperand);
+      if (target.kind == Kind::Global) note(PickleIssue::GlobalMutated);  // sets attributes of a module or class
       target.state = *state;
       return true;
     }

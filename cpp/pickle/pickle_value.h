@@ -62,9 +62,11 @@ struct Value {
 
 /// @brief A global the pickle names (GLOBAL, INST, STACK_GLOBAL), once per occurrence.
 struct GlobalRef {
-  std::string module;    ///< as written
-  std::string name;      ///< as written
-  std::uint64_t offset;  ///< the opcode's byte offset
+  std::string module;        ///< as written (a non-string STACK_GLOBAL operand: its digits, or "?")
+  std::string name;          ///< as written (likewise)
+  std::uint64_t offset;      ///< the opcode's byte offset
+  ValueId value = kNoValue;  ///< the Global value it made
+  bool readable = true;      ///< false: STACK_GLOBAL of values that are not strings
 };
 
 }  // namespace safetensors::pickle

@@ -56,11 +56,10 @@ void Reading::pickles_in(const std::vector<std::uint8_t>& bytes, const std::stri
   // Later pickles, as a loader reading on would meet them: their globals count too.
   for (int n = 0; n < 64 && at < bytes.size(); ++n) {
     const pickle::PickleResult next = pickle::run_pickle(std::span(bytes).subspan(at), options.limits);
-    for (const pickle::GlobalRef& g : next.globals) {
-      pickle::PickleResult only;
-      only.globals.push_back({g.module, g.name, at + g.offset});
-      out.report.add_pickle(only, where);
-    }
+    pickle::PickleResult globals_only = next;  // its globals in context, not its findings
+    globals_only.findings.clear();
+    for (pickle::GlobalRef& g : globals_only.globals) g.offset += at;
+    out.report.add_pickle(globals_only, where);
     if (!next.complete || next.end == 0) break;
     at += next.end;
   }

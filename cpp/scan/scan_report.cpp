@@ -1,7 +1,10 @@
 // Aggregates globals and findings into a scan report and decides its verdict (scan_report.h).
 #include "scan/scan_report.h"
 
+#include <algorithm>
 #include <array>
+
+#include "scan/global_taint.h"
 
 namespace safetensors::scan {
 
@@ -17,16 +20,18 @@ std::string_view verdict_name(Verdict verdict) {
 }
 
 void ScanReport::add_pickle(const pickle::PickleResult& pickle, const std::string& where) {
-  for (const pickle::GlobalRef& g : pickle.globals) {
-    bool counted = false;
-    for (GlobalUse& use : globals) {
-      if (use.module == g.module && use.name == g.name) {
-        ++use.count;
-        counted = true;
-        break;
-      }
+  const std::vector<Safety> safeties = global_safeties(pickle);
+  for (std::size_t i = 0; i < pickle.globals.size(); ++i) {
+    const pickle::GlobalRef& g = pickle.globals[i];
+    GlobalUse* use = nullptr;
+    for (GlobalUse& u : globals)
+      if (u.module == g.module && u.name == g.name) use = &u;
+    if (use == nullptr) {
+      globals.push_back({g.module, g.name, safeties[i], 0, where, g.offset});
+      use = &globals.back();
     }
-    if (!counted) globals.push_back({g.module, g.name, classify_global(g.module, g.name), 1, where, g.offset});
+    ++use->count;
+    use->safety = std::max(use->safety, safeties[i]);  // the worst occurrence
   }
   for (const pickle::PickleFinding& f : pickle.findings) {
     const auto& info = pickle::pickle_issue_info(f.issue);

@@ -151,7 +151,9 @@ TEST(PickleMachine, ExtensionsAndNonStringGlobalsAreFindings) {
   const PickleResult stack_global = run("\x80\x04K\x01K\x02\x93.");
   EXPECT_TRUE(stack_global.has(PickleIssue::NonStringGlobal));
   ASSERT_EQ(stack_global.globals.size(), 1u);
-  EXPECT_EQ(stack_global.globals[0].module, "?");
+  EXPECT_EQ(stack_global.globals[0].module, "1");  // read as its text, as picklescan does
+  EXPECT_EQ(stack_global.globals[0].name, "2");
+  EXPECT_FALSE(stack_global.globals[0].readable);
 }
 
 TEST(PickleMachine, CallsStayRecords) {

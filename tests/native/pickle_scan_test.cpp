@@ -7,6 +7,7 @@
 
 #include "checkpoint_source.h"
 #include "scan/global_safety.h"
+#include "scan/global_taint.h"
 
 namespace safetensors::testing {
 namespace {
@@ -121,6 +122,29 @@ TEST(PickleScan, LegacyMagicProducedByACall) {
   EXPECT_TRUE(codes(ckpt.report).contains("legacy-magic-by-call"));
   EXPECT_NE(ckpt.report.verdict, Verdict::Safe);
   EXPECT_EQ(ckpt.contents.tensors.size(), 2u);
+}
+
+std::vector<Safety> safeties(std::string_view bytes) {
+  return scan::global_safeties(
+      pickle::run_pickle(std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size())));
+}
+
+TEST(PickleScan, SafeGlobalsFeedingAnUnsafeCallAreNotSafe) {
+  const std::string encode = "c_codecs\nencode\n(VI1.\nVlatin1\ntR";
+  EXPECT_EQ(safeties(encode + "."), std::vector<Safety>{Safety::Safe});  // bytes, as protocol 2 writes them
+  // pickle.loads(_codecs.encode(...)): the bytes become a pickle that runs.
+  EXPECT_EQ(safeties("cpickle\nloads\n(" + encode + "tR."), (std::vector<Safety>{Safety::Unsafe, Safety::Unknown}));
+}
+
+TEST(PickleScan, GlobalsOfARewrittenModuleAreUnsafe) {
+  // BUILD on torch._utils replaces _rebuild_tensor (sys.modules override): the name no longer
+  // means what the allowlist says.
+  const std::string bytes = "ctorch\n_utils\n}V_rebuild_tensor\nVeval\nsb0ctorch._utils\n_rebuild_tensor\n.";
+  EXPECT_EQ(safeties(bytes), (std::vector<Safety>{Safety::Unsafe, Safety::Unsafe}));  // the target, the rewritten name
+  MemorySource source(bytes);
+  const scan::Checkpoint ckpt = scan::read_checkpoint(source);
+  EXPECT_EQ(ckpt.report.verdict, Verdict::Unsafe);
+  EXPECT_TRUE(codes(ckpt.report).contains("global-mutated"));
 }
 
 TEST(PickleScan, NotAPickle) {
