@@ -10,8 +10,6 @@ namespace safetensors::pickle {
 namespace {
 
 constexpr int kMaxDepth = 200;
-constexpr std::uint64_t kMaxVisits = 20'000'000;
-
 const Value* str_value(const PickleResult& p, ValueId v) {
   return v < p.values.size() && p.at(v).kind == Kind::Str ? &p.at(v) : nullptr;
 }
@@ -48,12 +46,13 @@ std::string key_text(const PickleResult& p, ValueId key) {
 
 class Walker {
  public:
-  explicit Walker(const PickleResult& p) : p_(p) {}
+  // Visits are linear in the values: a shared value is walked a few times, not exponentially often.
+  explicit Walker(const PickleResult& p) : p_(p), max_visits_(4 * p.values.size() + 1000) {}
   TorchContents out;
 
   void walk(ValueId v, const std::string& path, int depth) {
     if (v >= p_.values.size() || stopped_) return;
-    if (++visits_ > kMaxVisits) return stop(TensorIssue::WalkLimit, path);
+    if (++visits_ > max_visits_) return stop(TensorIssue::WalkLimit, path);
     if (depth > kMaxDepth) return stop(TensorIssue::TooDeep, path);
     const Value& val = p_.at(v);
     switch (val.kind) {
@@ -167,6 +166,7 @@ class Walker {
   }
 
   const PickleResult& p_;
+  std::uint64_t max_visits_;
   std::uint64_t visits_ = 0;
   bool stopped_ = false;
 };

@@ -26,7 +26,7 @@ std::vector<std::uint8_t> Reading::bytes(std::uint64_t offset, std::uint64_t n) 
   const std::uint64_t size = source.size();
   if (offset >= size) return {};
   std::vector<std::uint8_t> buf(static_cast<std::size_t>(std::min(n, size - offset)));
-  if (!source.read(offset, buf)) return {};
+  if (buf.empty() || !source.read(offset, buf)) return {};
   return buf;
 }
 
