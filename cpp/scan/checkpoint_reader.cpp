@@ -166,6 +166,9 @@ Checkpoint read_checkpoint(const ByteSource& source, const ReadOptions& options)
     }
   }
   detail::check_extents(out);
+  // A checkpoint under the name of the format that cannot run code: someone renamed it.
+  if (out.report.format != FileFormat::NotPickle && options.file_name.ends_with(".safetensors"))
+    out.report.add(ScanIssue::PickleNamedSafetensors, "");
   out.report.decide();
   return out;
 }

@@ -38,6 +38,7 @@ struct ReadOptions {
   Inflate inflate;                              ///< for deflated records (may be empty)
   std::uint64_t max_pickle_bytes = 1ull << 30;  ///< the longest pickle read
   bool locate_storages = true;                  ///< find each storage's bytes (local headers, legacy counts)
+  std::string file_name;  ///< the file's name, if known (a pickle named .safetensors is a finding)
 };
 
 /// @brief One storage's bytes in the file.

@@ -65,8 +65,7 @@ bool Reading::read_zip() {
     const bool proto = head.size() >= 2 && head[0] == 0x80 && head[1] <= 5;
     if (!main && !pickle_name(e.name) && !proto && !e.name.ends_with(".npy")) continue;
     if (record.data_size > options.max_pickle_bytes || e.size > options.max_pickle_bytes) {
-      out.report.add(pickle::pickle_issue_info(pickle::PickleIssue::StringLimit).name, "a record too large to scan",
-                     e.name, 0);
+      out.report.add(ScanIssue::RecordTooLarge, e.name);
       continue;
     }
     if (record.stored && e.name.ends_with(".npy") && !main) {  // a numeric array: its header says so

@@ -53,6 +53,11 @@ void ScanReport::add(std::string_view code, std::string_view message, const std:
   findings.push_back({code, message, where, offset});
 }
 
+void ScanReport::add(ScanIssue issue, const std::string& where) {
+  const auto& row = kScanIssues[static_cast<std::size_t>(issue)];
+  add(row[0], row[1], where, 0);
+}
+
 void ScanReport::decide() {
   verdict = findings.empty() && format != FileFormat::NotPickle ? Verdict::Safe : Verdict::Unknown;
   for (const GlobalUse& g : globals) {

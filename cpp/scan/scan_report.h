@@ -4,6 +4,7 @@
 // anything was found; else safe.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -39,6 +40,18 @@ enum class Verdict : std::uint8_t {
 /// @brief The stable names "safe", "unknown", "unsafe".
 std::string_view verdict_name(Verdict verdict);
 
+/// @brief Findings of the scan itself (the pickle machine, containers and tensor reader have theirs).
+enum class ScanIssue : std::uint8_t {
+  PickleNamedSafetensors,  ///< a pickle under a .safetensors name
+  RecordTooLarge,          ///< a record longer than ReadOptions::max_pickle_bytes, not scanned
+};
+
+/// @brief The stable name and message of each ScanIssue, indexed by it.
+inline constexpr std::array<std::array<std::string_view, 2>, 2> kScanIssues{{
+    {"pickle-named-safetensors", "a pickle under a .safetensors name: loading it as a checkpoint runs it"},
+    {"record-too-large", "a record too large to scan"},
+}};
+
 /// @brief One global, counted over the file.
 struct GlobalUse {
   std::string module;    ///< as written
@@ -70,7 +83,9 @@ struct ScanReport {
   void add(const container::ContainerFinding& finding, const std::string& where);
   /// @brief Adds a tensor finding.
   void add(const pickle::TensorFinding& finding, const std::string& where);
-  /// @brief Adds a finding of the scan itself.
+  /// @brief Adds a finding of the scan itself, from kScanIssues.
+  void add(ScanIssue issue, const std::string& where);
+  /// @brief Adds a finding by code and message.
   void add(std::string_view code, std::string_view message, const std::string& where, std::uint64_t offset);
   /// @brief Sets the verdict from the globals and findings.
   void decide();

@@ -147,6 +147,16 @@ TEST(PickleScan, GlobalsOfARewrittenModuleAreUnsafe) {
   EXPECT_TRUE(codes(ckpt.report).contains("global-mutated"));
 }
 
+TEST(PickleScan, PickleNamedSafetensors) {
+  scan::ReadOptions options;
+  options.file_name = "model.safetensors";
+  const scan::Checkpoint renamed = read_committed("views.pt", options);
+  EXPECT_TRUE(codes(renamed.report).contains("pickle-named-safetensors"));
+  EXPECT_EQ(renamed.report.verdict, Verdict::Unknown);
+  options.file_name = "model.pt";
+  EXPECT_EQ(read_committed("views.pt", options).report.verdict, Verdict::Safe);
+}
+
 TEST(PickleScan, NotAPickle) {
   MemorySource source(std::string("hello, this is text\n"));
   const scan::Checkpoint ckpt = scan::read_checkpoint(source);

@@ -82,6 +82,7 @@ int main(int argc, char** argv) {
     }
     scan::ReadOptions options;
     options.locate_storages = false;
+    options.file_name = argv[i];
 #ifdef SAFETENSORS_HAVE_ZLIB
     options.inflate = inflate_raw;
 #endif
