@@ -15,6 +15,13 @@ namespace safetensors::testing {
 /// @brief The folder of the committed checkpoints (CMakeLists.txt gives the path).
 inline std::filesystem::path checkpoints_dir() { return SAFETENSORS_CHECKPOINTS; }
 
+/// @brief A committed file's name as a GoogleTest parameter name ("views.pt" -> "views_pt").
+inline std::string param_name(std::string file) {
+  for (char& c : file)
+    if (c == '.' || c == '-') c = '_';
+  return file;
+}
+
 /// @brief A file's bytes.
 inline std::string file_bytes(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);

@@ -107,12 +107,7 @@ TEST_P(CommittedCheckpoint, TensorsAreWhatTorchSays) {
 INSTANTIATE_TEST_SUITE_P(TorchSave, CommittedCheckpoint,
                          ::testing::Values("dtypes.pt", "views.pt", "tied.pt", "lightning.ckpt", "embedding.pt",
                                            "parameters.pt", "legacy.pt"),
-                         [](const auto& info) {
-                           std::string n = info.param;
-                           for (char& c : n)
-                             if (c == '.') c = '_';
-                           return n;
-                         });
+                         [](const auto& info) { return param_name(info.param); });
 
 // views.pt re-zipped by Python's zipfile: the same tensors wherever the records moved.
 struct ZipVariant {
