@@ -157,6 +157,36 @@ TEST(PickleScan, PickleNamedSafetensors) {
   EXPECT_EQ(read_committed("views.pt", options).report.verdict, Verdict::Safe);
 }
 
+// torch 2.x's float8 tensors (torch 1.13 here cannot write them): _rebuild_tensor_v3 over an
+// UntypedStorage whose numel counts bytes, the dtype given as the global torch.float8_e4m3fn
+// (argument order: torch/_utils.py; storage id: persistent_id in torch/serialization.py).
+TEST(PickleScan, Float8TensorOfRebuildTensorV3) {
+  const auto str = [](std::string_view text) {
+    std::string out = "X";
+    for (int i = 0; i < 4; ++i) out += static_cast<char>((text.size() >> (8 * i)) & 0xFF);
+    return out + std::string(text);
+  };
+  const std::string bytes = "\x80\x02}" + str("w") + "ctorch._utils\n_rebuild_tensor_v3\n((" + str("storage") +
+                            "ctorch\nUntypedStorage\n" + str("0") + str("cpu") +
+                            "K\x06tQK\x02K\x02K\x02\x86K\x02K\x01\x86" +
+                            "\x89"
+                            "ccollections\nOrderedDict\n)Rctorch\nfloat8_e4m3fn\ntRs.";
+  MemorySource source(bytes);
+  const scan::Checkpoint ckpt = scan::read_checkpoint(source);
+  EXPECT_EQ(ckpt.report.verdict, Verdict::Safe);
+  ASSERT_EQ(ckpt.contents.tensors.size(), 1u);
+  const pickle::TensorRecord& t = ckpt.contents.tensors[0];
+  EXPECT_EQ(t.name, "w");
+  EXPECT_EQ(pickle::torch_dtype_info(t.dtype).name, "float8_e4m3fn");
+  EXPECT_EQ(pickle::torch_dtype_info(t.dtype).safetensors, Dtype::F8_E4M3);
+  EXPECT_TRUE(t.numel_in_bytes);
+  EXPECT_EQ(t.storage_numel, 6u);
+  EXPECT_EQ(t.storage_key, "0");
+  EXPECT_EQ(t.storage_offset, 2u);
+  EXPECT_EQ(t.size, (std::vector<std::int64_t>{2, 2}));
+  EXPECT_EQ(t.stride, (std::vector<std::int64_t>{2, 1}));
+}
+
 TEST(PickleScan, NotAPickle) {
   MemorySource source(std::string("hello, this is text\n"));
   const scan::Checkpoint ckpt = scan::read_checkpoint(source);
