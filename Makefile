@@ -130,12 +130,13 @@ bench: build
 	node tests/bench/browser_decode.bench.js
 	node tests/bench/browser_worker.bench.js
 
-# libFuzzer with ASan+UBSan: header_fuzzer (the header analysis) and decode_fuzzer (the
-# conversion kernels), seeded from the real fixtures (when ../shared is there), the demo
-# sample, the crafted file of each finding (tools/finding_files.js) and the files of other formats
-# (tools/foreign_files.py). Corpora grow in build/fuzz/corpus/<target>.
+# libFuzzer with ASan+UBSan: header_fuzzer (the header analysis), decode_fuzzer (the
+# conversion kernels) and pickle_fuzzer (the pickle machine, zip and legacy readers), seeded
+# from the real fixtures (when ../shared is there), the demo sample, the crafted file of each
+# finding (tools/finding_files.js), the files of other formats (tools/foreign_files.py) and the
+# checkpoints of tests/checkpoints. Corpora grow in build/fuzz/corpus/<target>.
 FUZZ_DIR := build/fuzz
-FUZZ_TARGETS := header_fuzzer decode_fuzzer
+FUZZ_TARGETS := header_fuzzer decode_fuzzer pickle_fuzzer
 FUZZ_SMOKE_SECONDS ?= 20
 FUZZ_FLAGS := -max_len=65536 -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/
 
@@ -151,6 +152,8 @@ fuzz-build: $(STAMP_DIR)/apt $(STAMP_DIR)/npm $(SAMPLE)
 	if [ -d ../shared/fixtures/real ]; then find ../shared/fixtures/real -name '*.safetensors' -exec cp {} $(FUZZ_DIR)/seeds/ \; ; fi
 	# A seed byte of 0 in front: for the header, "claimed size = bytes given"; for decode, BOOL.
 	for f in $(FUZZ_DIR)/seeds/*.safetensors; do printf '\0' | cat - "$$f" > "$$f.seed"; rm "$$f"; done
+	# pickle_fuzzer: the checkpoints torch.save and zipfile wrote (tests/checkpoints).
+	cp tests/checkpoints/*.pt tests/checkpoints/*.ckpt tests/checkpoints/*.pkl tests/checkpoints/*.np? $(FUZZ_DIR)/seeds/
 
 # serde_json itself (tools/serde_verdict, built offline from the crate sources Debian ships)
 # against our header JSON verdict on SERDE_CASES generated headers: number literals at the
