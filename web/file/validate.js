@@ -56,6 +56,31 @@ function readableDataStart(header) {
 }
 
 /**
+ * The card of a header as read, loadable or not, and a note when it is null or built from part
+ * of the header (a header that could not be read has no tensors and no table).
+ * @param {ReturnType<typeof import('../header/header_table.js').decodeHeaderTable>} header
+ * @returns {Promise<{ card: import('../index.js').ModelCard | null, cardNote?: string }>}
+ */
+async function cardOf(header) {
+  const { table, tensors, referenceError } = header;
+  const why = referenceError ? ` (${referenceError})` : '';
+  if (!table || tensors.length === 0) {
+    const cause = table ? 'the header lists no tensors' : `the header could not be read${why}`;
+    return { card: null, cardNote: `no model card: ${cause}` };
+  }
+  const built = await buildCard(table, tensors.length);
+  const card = cardObject(built);
+  const n = built.sizedFromShapes;
+  if (n === 0) return { card };
+  const which =
+    n === tensors.length ? (n === 1 ? 'its one tensor' : `all ${n} tensors`) : `${n} of ${tensors.length} tensors`;
+  return {
+    card,
+    cardNote: `built from the tensors' names, dtypes and shapes only: the data_offsets of ${which} are invalid${why}, so bytes are counted from dtype and shape`,
+  };
+}
+
+/**
  * Says whether the reference loader accepts the file and what else is worth knowing about
  * it. With `scanData: true`, a loadable file's tensors are also read once, chunk by chunk,
  * counting NaN, infinities and all-zero tensors; with `hash: true`, the file is hashed (and
@@ -79,10 +104,7 @@ export async function validateSafetensors(input, options = {}) {
   }
   const { source, header } = read;
   const result = verdictOf(header);
-  // The header's card: a header that could not be read has no tensors and no table.
-  if (describe)
-    result.card =
-      header.table && header.tensors.length ? cardObject(await buildCard(header.table, header.tensors.length)) : null;
+  if (describe) Object.assign(result, await cardOf(header));
   if (!wantScan && !wantHash) return result;
   const core = await initSafetensors();
   const scanning = wantScan && result.loadable;
