@@ -81,8 +81,8 @@ void encode_header_table(const Report& report, std::vector<std::uint8_t>& out) {
 
 namespace {
 
-constexpr double kMaxExact = 9007199254740991.0;    // 2^53 - 1: the largest exact whole number
-constexpr double kMaxU64 = 18446744073709549568.0;  // the largest double below 2^64
+constexpr double kMaxExact = 9007199254740991.0;     // 2^53 - 1: the largest exact whole number
+constexpr double kTwoTo64 = 18446744073709551616.0;  // what a dim of 2^64-1 is written as
 
 bool skip_strings(TableReader& r, std::uint64_t n) {
   std::string_view ignored;
@@ -120,12 +120,14 @@ bool read_tensor(TableReader& r, TensorView& t, std::vector<std::uint64_t>& dims
     return false;
   t.dtype = static_cast<Dtype>(dtype);
   const std::size_t first = dims.size();
+  bool inexact = false;  // a dim past 2^53 (up to 2^64-1, written as 2^64) comes again below, exactly
   for (std::uint64_t i = 0; i < rank; ++i) {
-    std::uint64_t d = 0;
-    if (!r.count(kMaxU64, d)) return false;  // a dim past 2^53 comes again below, exactly
-    dims.push_back(d);
+    double d = 0;
+    if (!r.number(d) || !(d >= 0 && d <= kTwoTo64) || std::trunc(d) != d) return false;
+    inexact |= d > kMaxExact;
+    dims.push_back(d < kTwoTo64 ? static_cast<std::uint64_t>(d) : ~std::uint64_t{0});
   }
-  if (!r.number(begin) || !r.number(end) || !r.count(1, exact)) return false;
+  if (!r.number(begin) || !r.number(end) || !r.count(1, exact) || (inexact && !exact)) return false;
   bad_offsets = !usable_offset(begin) || !usable_offset(end) || end < begin;
   if (!bad_offsets) {
     t.begin = static_cast<std::uint64_t>(begin);

@@ -108,6 +108,11 @@ TEST(HeaderTableReader, InvalidOffsetsAreSizedFromShapes) {
   EXPECT_EQ(back.sized_from_shapes, cut.error == ReferenceError::InvalidOffset ? 2u : 1u);
   EXPECT_EQ(back.tensors[1].end - back.tensors[1].begin, 2u);
   EXPECT_EQ(back.tensors[0].end - back.tensors[0].begin, 1u);
+  // A dim of 2^64-1 (a double rounds it to 2^64) comes back exactly in a rejected file's table.
+  const std::vector<std::uint8_t> widest =
+      table_of(analyze(make_file("{" + entry("w", "U8", "[18446744073709551615]", 0, 1) + "}", 1)));
+  ASSERT_TRUE(decode_header_table(widest, back));
+  EXPECT_EQ(back.tensors[0].shape[0], 18446744073709551615ull);
   std::vector<std::uint8_t> card;
   encode_card_table(build_card(back.tensors, back.metadata), card, back.sized_from_shapes);
   EXPECT_FALSE(card.empty());

@@ -57,7 +57,7 @@ function readableDataStart(header) {
 
 /**
  * The card of a header as read, loadable or not, and a note when it is null or built from part
- * of the header (a header that could not be read has no tensors and no table).
+ * of the header (a header that could not be read has no tensors).
  * @param {ReturnType<typeof import('../header/header_table.js').decodeHeaderTable>} header
  * @returns {Promise<{ card: import('../index.js').ModelCard | null, cardNote?: string }>}
  */
@@ -65,7 +65,9 @@ async function cardOf(header) {
   const { table, tensors, referenceError } = header;
   const why = referenceError ? ` (${referenceError})` : '';
   if (!table || tensors.length === 0) {
-    const cause = table ? 'the header lists no tensors' : `the header could not be read${why}`;
+    const cause = referenceError
+      ? `the file is rejected${why} and no tensor of its header was read`
+      : 'the header lists no tensors';
     return { card: null, cardNote: `no model card: ${cause}` };
   }
   const built = await buildCard(table, tensors.length);
