@@ -73,6 +73,31 @@ function withoutDataHashes(metadata, claims) {
 }
 
 /**
+ * Entries in the written order, tensors copied as they are merged into one stretch where they
+ * also follow one another in the source (1,000 small copied tensors are one part, not 1,000).
+ * @template {{ offset: number, length: number, convert?: boolean }} E
+ * @param {E[]} laid
+ * @returns {E[]}
+ */
+function copyStretches(laid) {
+  /** @type {E[]} */
+  const out = [];
+  let merged = false; // the last of `out` is a copy of its first entry, lengthened
+  for (const e of laid) {
+    const last = out.at(-1);
+    if (last && !last.convert && !e.convert && last.offset + last.length === e.offset) {
+      if (!merged) out[out.length - 1] = { ...last, length: last.length + e.length };
+      else last.length += e.length;
+      merged = true;
+    } else {
+      out.push(e);
+      merged = false;
+    }
+  }
+  return out;
+}
+
+/**
  * Entries in the written order, cut into runs whose bytes follow one another in the source.
  * @template {{ offset: number, length: number }} E
  * @param {E[]} laid
@@ -111,10 +136,19 @@ export async function convertFile(file, source, slice, claims, options) {
   const core = await initSafetensors();
   const dtypes = new Map(core.tables.dtypes.map((d) => [/** @type {string} */ (d.name), d]));
   const target = /** @type {DtypeRow} */ (dtypes.get(to)); // F16 or BF16: in the table
+  /** @type {Map<DtypeRow, boolean>} whether each dtype narrows to `target`, asked once per dtype */
+  const narrows = new Map();
+  const canNarrow = (/** @type {DtypeRow} */ from) => {
+    let narrow = narrows.get(from);
+    if (narrow === undefined) {
+      narrow = Boolean(core.call((m) => m._canNarrow(from.index, target.index)));
+      narrows.set(from, narrow);
+    }
+    return narrow;
+  };
   const entries = file.tensors.map((t) => {
     const from = /** @type {DtypeRow} */ (dtypes.get(t.dtype)); // every dtype a file holds is in the table
-    const convert =
-      from !== target && core.call((m) => m._canNarrow(from.index, target.index)) && (wanted?.(t.name) ?? true);
+    const convert = from !== target && canNarrow(from) && (wanted?.(t.name) ?? true);
     const length = t.dataOffsets[1] - t.dataOffsets[0];
     const size = convert ? (length / (from.bits / 8)) * 2 : length;
     return {
@@ -137,12 +171,13 @@ export async function convertFile(file, source, slice, claims, options) {
   const onBytes = (/** @type {number} */ n) => onProgress?.((done += n), total);
   if (total === 0) onProgress?.(0, 0);
   // Each tensor's bytes: a slice when the source has them, else a range of its run's read.
+  const stretches = copyStretches(laid);
   const sliced = slice(0, 0) !== null;
   /** @type {RunReader[]} */
   const readers = [];
   const from = new Map();
   if (!sliced)
-    for (const run of sourceRuns(laid)) {
+    for (const run of sourceRuns(stretches)) {
       const reader = new RunReader(/** @type {any} */ (source), run.offset, run.length, signal);
       readers.push(reader);
       for (const e of run.entries) from.set(e, reader);
@@ -159,12 +194,12 @@ export async function convertFile(file, source, slice, claims, options) {
       : (slice(e.offset, e.offset + e.length) ?? reading(e).chunks(e.offset, e.length, signal));
   try {
     if (path !== undefined) {
-      await writeParts(path, [header, ...laid.map(part)], signal);
+      await writeParts(path, [header, ...stretches.map(part)], signal);
       return undefined;
     }
     /** @type {(Uint8Array | Blob)[]} */
     const parts = [header];
-    for (const e of laid) {
+    for (const e of stretches) {
       const p = part(e);
       if (p instanceof Blob || p instanceof Uint8Array) parts.push(p);
       else for await (const chunk of p) parts.push(chunk.slice());
