@@ -171,7 +171,7 @@ ENTRY_FUZZ_SECONDS ?= 300
 ENTRY_FUZZ_SMOKE_SECONDS ?= 45
 ENTRY_FUZZ_SEED ?= 1
 fuzz-entry: build
-	node tests/fuzz/entry_points.fuzz.js --seconds $(ENTRY_FUZZ_SECONDS) --mutants 1000 --seed $(ENTRY_FUZZ_SEED)
+	node --expose-gc tests/fuzz/entry_points.fuzz.js --seconds $(ENTRY_FUZZ_SECONDS) --mutants 1000 --seed $(ENTRY_FUZZ_SEED)
 
 # Each target for FUZZ_SECONDS (make fuzz) or FUZZ_SMOKE_SECONDS (make test: catches regressions).
 fuzz: fuzz-build serde-differential fuzz-entry
@@ -183,7 +183,7 @@ fuzz-smoke: fuzz-build build
 	  $(FUZZ_DIR)/$$t -max_total_time=$(FUZZ_SMOKE_SECONDS) $(FUZZ_FLAGS) $(FUZZ_DIR)/corpus/$$t $(FUZZ_DIR)/seeds 2>&1 | \
 	  grep -E '^(stat::number_of_executed_units|==[0-9]+==|SUMMARY|artifact_prefix|Test unit)' ; \
 	  test $${PIPESTATUS[0]} -eq 0 || exit 1; done
-	node tests/fuzz/entry_points.fuzz.js --seconds $(ENTRY_FUZZ_SMOKE_SECONDS) --seed $(ENTRY_FUZZ_SEED)
+	node --expose-gc tests/fuzz/entry_points.fuzz.js --seconds $(ENTRY_FUZZ_SMOKE_SECONDS) --seed $(ENTRY_FUZZ_SEED)
 
 clean:
 	rm -rf build web/wasm $(SAMPLE)

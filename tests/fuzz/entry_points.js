@@ -85,8 +85,8 @@ function cli(verb, argv) {
 
 /** Plain validate of the input's bytes: what every library entry is timed against. */
 export const VALIDATE_BYTES = /** @type {Entry} */ (({ bytes }) => validateSafetensors(bytes));
-/** Plain validate of the input's file: what every CLI verb (which reads files) is timed against. */
-export const VALIDATE_PATH = /** @type {Entry} */ (({ path }) => validateSafetensors(path));
+/** The CLI's plain validate of the input's file: what every CLI verb is timed against. */
+export const VALIDATE_PATH = cli('validate', ['IN']);
 
 /** @type {Record<string, Entry>} every entry point; those named "cli ..." read the input's file */
 export const ENTRY_POINTS = {
