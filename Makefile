@@ -21,7 +21,7 @@ STAMP_DIR := build/stamps
 APT_CHECKS := em++:emscripten chromium:chromium cmake:cmake g++:g++ clang++:clang clang-format:clang-format python3:python3
 APT_FILES := /usr/include/gtest/gtest.h:libgtest-dev
 
-.PHONY: setup native wasm build test test-fast demo bench fuzz fuzz-build fuzz-smoke serde-differential clean native-test sanitize-test wasm-test js-test js-test-node js-test-browser lint format docs
+.PHONY: setup native wasm build test test-fast demo bench fuzz fuzz-build fuzz-smoke fuzz-entry serde-differential clean native-test sanitize-test wasm-test js-test js-test-node js-test-browser lint format docs
 
 setup: $(STAMP_DIR)/apt $(STAMP_DIR)/npm
 
@@ -175,16 +175,27 @@ serde-differential: native $(SERDE_VERDICT)
 	$(NATIVE_DIR)/serde_differential generate $(SERDE_CASES) $(SERDE_SEED) | $(SERDE_VERDICT) | \
 	  $(NATIVE_DIR)/serde_differential compare; exit $$(( $${PIPESTATUS[0]} | $${PIPESTATUS[1]} | $${PIPESTATUS[2]} ))
 
+# The JS-level pass (tests/fuzz/entry_points.fuzz.js): seeded mutants of the reference's
+# conformance files, the finding files and the real and wild fixtures through every entry point
+# of the library and the CLI, for ENTRY_FUZZ_SECONDS (make fuzz) or ENTRY_FUZZ_SMOKE_SECONDS
+# (make test). Fails on an untyped error, an InternalError, or an entry over 8x a plain validate.
+ENTRY_FUZZ_SECONDS ?= 300
+ENTRY_FUZZ_SMOKE_SECONDS ?= 45
+ENTRY_FUZZ_SEED ?= 1
+fuzz-entry: build
+	node --expose-gc tests/fuzz/entry_points.fuzz.js --seconds $(ENTRY_FUZZ_SECONDS) --mutants 1000 --seed $(ENTRY_FUZZ_SEED)
+
 # Each target for FUZZ_SECONDS (make fuzz) or FUZZ_SMOKE_SECONDS (make test: catches regressions).
-fuzz: fuzz-build serde-differential
+fuzz: fuzz-build serde-differential fuzz-entry
 	for t in $(FUZZ_TARGETS); do mkdir -p $(FUZZ_DIR)/corpus/$$t && \
 	  $(FUZZ_DIR)/$$t -max_total_time=$(FUZZ_SECONDS) $(FUZZ_FLAGS) $(FUZZ_DIR)/corpus/$$t $(FUZZ_DIR)/seeds || exit 1; done
 
-fuzz-smoke: fuzz-build
+fuzz-smoke: fuzz-build build
 	for t in $(FUZZ_TARGETS); do mkdir -p $(FUZZ_DIR)/corpus/$$t && \
 	  $(FUZZ_DIR)/$$t -max_total_time=$(FUZZ_SMOKE_SECONDS) $(FUZZ_FLAGS) $(FUZZ_DIR)/corpus/$$t $(FUZZ_DIR)/seeds 2>&1 | \
 	  grep -E '^(stat::number_of_executed_units|==[0-9]+==|SUMMARY|artifact_prefix|Test unit)' ; \
 	  test $${PIPESTATUS[0]} -eq 0 || exit 1; done
+	node --expose-gc tests/fuzz/entry_points.fuzz.js --seconds $(ENTRY_FUZZ_SMOKE_SECONDS) --seed $(ENTRY_FUZZ_SEED)
 
 clean:
 	rm -rf build web/wasm $(SAMPLE)

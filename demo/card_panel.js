@@ -59,15 +59,16 @@ function row(list, label, ...value) {
  * @param {import('../web/index.js').ModelCard | null} card
  * @param {string} size the file's size as text
  * @param {boolean} [rejected]
+ * @param {string} [note] why the card is built from part of the header (ValidationReport.cardNote)
  */
-export function showCard(card, size, rejected = false) {
+export function showCard(card, size, rejected = false, note = undefined) {
   const image = $('card-image');
   image.hidden = true;
   image.removeAttribute('src');
   const status = $('card-status');
   status.textContent =
     card && rejected
-      ? 'The reference loader rejects this file (see the verdict); this card is read from its header.'
+      ? `The reference loader rejects this file (see the verdict); this card is read from its header${note ? `, ${note}` : ''}.`
       : '';
   status.classList.toggle('caution', Boolean(card && rejected));
   const list = $('card-rows');

@@ -56,12 +56,11 @@ export async function showFile(file, name, signal, config = null) {
 }
 
 async function showFileView(file, st, report, signal) {
-  // A rejected file whose header was read whole (a download cut short) still has its header's card.
-  const card = st
-    ? await st.describe({ readAlpha: true })
-    : report.tensors > 0 && file
-      ? (await validateSafetensors(file, { describe: true, signal })).card
-      : null;
+  // A rejected file whose header was read still has its header's card (with a note when it is
+  // built from part of the header: offsets that cannot be trusted).
+  const described =
+    !st && report.tensors > 0 && file ? await validateSafetensors(file, { describe: true, signal }) : null;
+  const card = st ? await st.describe({ readAlpha: true }) : (described?.card ?? null);
   signal.throwIfAborted();
   Object.assign(state.current, { file, st, findings: report.findings, shards: null });
   $('tensor-count').textContent = String(report.tensors);
@@ -72,7 +71,7 @@ async function showFileView(file, st, report, signal) {
       : '';
   $('parameters').textContent = card ? card.parameters.total.toLocaleString('en') : '';
   $('sizes').textContent = size;
-  showCard(card, size, st === null);
+  showCard(card, size, st === null, described?.cardNote);
   showMetadata(st?.metadata ?? null);
   showTensors(st, card);
   $('scan').disabled = st === null;

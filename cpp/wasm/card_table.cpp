@@ -8,12 +8,13 @@
 
 namespace safetensors {
 
-void encode_card_table(const ModelCard& card, std::vector<std::uint8_t>& out) {
+void encode_card_table(const ModelCard& card, std::vector<std::uint8_t>& out, std::size_t sized_from_shapes) {
   TableWriter w;
   std::string json;
   write_card_json(card, json);
   w.string(json);
   w.number(card.kohya_module_names ? 1 : 0);
+  w.number(static_cast<double>(sized_from_shapes));
   w.finish(out);
 }
 

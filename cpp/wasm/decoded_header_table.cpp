@@ -24,7 +24,7 @@ const TableHeader* DecodedHeaderTable::header() {
 bool DecodedHeaderTable::card_table(std::vector<std::uint8_t>& out) {
   const TableHeader* h = header();
   if (h == nullptr) return false;
-  encode_card_table(build_card(h->tensors, h->metadata), out);
+  encode_card_table(build_card(h->tensors, h->metadata), out, h->sized_from_shapes);
   return true;
 }
 

@@ -81,8 +81,8 @@ void encode_header_table(const Report& report, std::vector<std::uint8_t>& out) {
 
 namespace {
 
-constexpr double kMaxExact = 9007199254740991.0;    // 2^53 - 1: the largest exact whole number
-constexpr double kMaxU64 = 18446744073709549568.0;  // the largest double below 2^64
+constexpr double kMaxExact = 9007199254740991.0;     // 2^53 - 1: the largest exact whole number
+constexpr double kTwoTo64 = 18446744073709551616.0;  // what a dim of 2^64-1 is written as
 
 bool skip_strings(TableReader& r, std::uint64_t n) {
   std::string_view ignored;
@@ -97,19 +97,42 @@ bool read_optional(TableReader& r) {
   return r.count(1, has) && skip_strings(r, has);
 }
 
-// One tensor; its dims go to `dims` (`t.shape` points at them once all are read).
-bool read_tensor(TableReader& r, TensorView& t, std::vector<std::uint64_t>& dims, std::uint64_t& rank) {
+// A data_offsets bound usable as a byte position: a whole number from 0 to 2^53-1.
+bool usable_offset(double v) { return v >= 0 && v <= kMaxExact && std::trunc(v) == v; }
+
+// The bytes `t`'s dtype and shape say it holds (at most 2^53-1): its size when its
+// data_offsets cannot be trusted.
+std::uint64_t shape_bytes(const TensorView& t) {
+  double elements = 1;
+  for (std::uint64_t d : t.shape) elements *= static_cast<double>(d);
+  const double bytes = std::ceil(elements * dtype_bits(t.dtype) / 8);
+  return bytes < kMaxExact ? static_cast<std::uint64_t>(bytes) : static_cast<std::uint64_t>(kMaxExact);
+}
+
+// One tensor; its dims go to `dims` (`t.shape` points at them once all are read). Offsets that
+// are no byte range (end before begin, past 2^53, not whole: a rejected file's) leave `t.begin`
+// and `t.end` at 0 and set `bad_offsets`.
+bool read_tensor(TableReader& r, TensorView& t, std::vector<std::uint64_t>& dims, std::uint64_t& rank,
+                 bool& bad_offsets) {
   std::uint64_t dtype = 0, exact = 0;
+  double begin = 0, end = 0;
   if (!r.string(t.name) || !r.count(kDtypeCount - 1, dtype) || !r.count(static_cast<double>(r.left()), rank))
     return false;
   t.dtype = static_cast<Dtype>(dtype);
   const std::size_t first = dims.size();
+  bool inexact = false;  // a dim past 2^53 (up to 2^64-1, written as 2^64) comes again below, exactly
   for (std::uint64_t i = 0; i < rank; ++i) {
-    std::uint64_t d = 0;
-    if (!r.count(kMaxU64, d)) return false;  // a dim past 2^53 comes again below, exactly
-    dims.push_back(d);
+    double d = 0;
+    if (!r.number(d) || !(d >= 0 && d <= kTwoTo64) || std::trunc(d) != d) return false;
+    inexact |= d > kMaxExact;
+    dims.push_back(d < kTwoTo64 ? static_cast<std::uint64_t>(d) : ~std::uint64_t{0});
   }
-  if (!r.count(kMaxExact, t.begin) || !r.count(kMaxExact, t.end) || t.end < t.begin || !r.count(1, exact)) return false;
+  if (!r.number(begin) || !r.number(end) || !r.count(1, exact) || (inexact && !exact)) return false;
+  bad_offsets = !usable_offset(begin) || !usable_offset(end) || end < begin;
+  if (!bad_offsets) {
+    t.begin = static_cast<std::uint64_t>(begin);
+    t.end = static_cast<std::uint64_t>(end);
+  }
   for (std::uint64_t i = 0; exact && i < rank; ++i) {
     std::string_view digits;
     if (!r.string(digits)) return false;
@@ -161,13 +184,27 @@ bool decode_header_table(std::span<const std::uint8_t> table, TableHeader& out) 
   out.dims.reserve(r.left());  // at most one dim per number left
   std::vector<std::uint64_t> ranks;
   ranks.reserve(out.tensors.capacity());
+  std::vector<bool> bad;  // per tensor: its offsets are no byte range
+  bad.reserve(out.tensors.capacity());
   for (std::uint64_t i = 0; i < tensors; ++i) {
-    if (!read_tensor(r, out.tensors.emplace_back(), out.dims, ranks.emplace_back())) return false;
+    bool bad_offsets = false;
+    if (!read_tensor(r, out.tensors.emplace_back(), out.dims, ranks.emplace_back(), bad_offsets)) return false;
+    bad.push_back(bad_offsets);
   }
+  // InvalidOffset: the reference stopped at the first tensor out of place, so no tensor's
+  // offsets were checked to tile the data; every size then comes from dtype and shape.
+  const bool all_from_shapes = error == static_cast<std::uint64_t>(ReferenceError::InvalidOffset);
+  out.sized_from_shapes = 0;
   std::size_t first = 0;  // every dim is in place: point the shapes at them
   for (std::size_t i = 0; i < out.tensors.size(); ++i) {
-    out.tensors[i].shape = std::span<const std::uint64_t>(out.dims.data() + first, static_cast<std::size_t>(ranks[i]));
+    TensorView& t = out.tensors[i];
+    t.shape = std::span<const std::uint64_t>(out.dims.data() + first, static_cast<std::size_t>(ranks[i]));
     first += static_cast<std::size_t>(ranks[i]);
+    if (all_from_shapes || bad[i]) {
+      t.begin = 0;
+      t.end = shape_bytes(t);
+      ++out.sized_from_shapes;
+    }
   }
   return r.done();
 }

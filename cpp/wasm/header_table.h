@@ -30,6 +30,9 @@ struct TableHeader {
   std::vector<std::uint64_t> dims;  ///< every tensor's shape, back to back
   bool has_metadata = false;
   Metadata metadata;
+  /// Tensors whose data_offsets were no byte range, or all of an InvalidOffset file's: their
+  /// begin is 0 and their end the bytes their dtype and shape say.
+  std::size_t sized_from_shapes = 0;
 };
 
 /// @brief Reads back a file's table, loadable or not (findings and embedded hashes are skipped: the

@@ -101,8 +101,11 @@ describe('the guard around every wasm call', () => {
     const st = await openSafetensors(file);
     const live = new Set();
     const { _malloc: malloc, _free: free } = core.module;
+    let refuseAll = false;
     const limited = (n) => {
-      if (n >= 1 << 20) return 0; // the scratch buffers are 1 MiB: refuse them
+      // The scan's scratch buffer is 1 MiB: refuse it. A small tensor's conversion buffers are
+      // its size (decodePieces): refuse every allocation while it is read.
+      if (refuseAll || n >= 1 << 20) return 0;
       const ptr = malloc(n);
       live.add(ptr);
       return ptr;
@@ -113,7 +116,9 @@ describe('the guard around every wasm call', () => {
     };
     await withFake(core, '_malloc', limited, () =>
       withFake(core, '_free', tracked, async () => {
+        refuseAll = true;
         const decode = await st.getTensor('w').catch((e) => e);
+        refuseAll = false;
         expect(decode).toMatchObject({ name: 'SafetensorsError', code: 'OutOfMemory' });
         expect(decode.message).toContain('conversion input buffer');
         const scan = await validateSafetensors(file, { scanData: true }).catch((e) => e);

@@ -87,6 +87,37 @@ TEST(HeaderTableReader, ARejectedFileGivesTheTensorsItsHeaderListed) {
   EXPECT_TRUE(back.tensors.empty());
 }
 
+// A rejected file's offsets that are no byte range (end before begin; past 2^53) are read, not
+// refused: the card is built from names, dtypes and shapes, each tensor sized by its shape.
+TEST(HeaderTableReader, InvalidOffsetsAreSizedFromShapes) {
+  const std::vector<std::uint8_t> backwards = table_of(
+      analyze(make_file("{" + entry("a", "F32", "[2]", 0, 8) + "," + entry("b", "F16", "[3]", 16, 8) + "}", 8)));
+  TableHeader back;
+  ASSERT_TRUE(decode_header_table(backwards, back));
+  ASSERT_EQ(back.tensors.size(), 2u);
+  EXPECT_EQ(back.sized_from_shapes, 2u);  // InvalidOffset: no tensor's offsets were checked
+  EXPECT_EQ(back.tensors[1].name, "b");
+  EXPECT_EQ(back.tensors[1].end - back.tensors[1].begin, 6u);
+  // Offsets near 2^64 in a file cut short (MetadataIncompleteBuffer): that one tensor only.
+  const std::string far = "{" + entry("a", "U8", "[1]", 0, 1) + "," +
+                          entry("z", "U8", "[2]", 18446744073709551613ull, 18446744073709551615ull) + "}";
+  const Report cut = analyze(make_file(far, 1));
+  ASSERT_NE(cut.error, ReferenceError::None);
+  const std::vector<std::uint8_t> table = table_of(cut);
+  ASSERT_TRUE(decode_header_table(table, back));
+  EXPECT_EQ(back.sized_from_shapes, cut.error == ReferenceError::InvalidOffset ? 2u : 1u);
+  EXPECT_EQ(back.tensors[1].end - back.tensors[1].begin, 2u);
+  EXPECT_EQ(back.tensors[0].end - back.tensors[0].begin, 1u);
+  // A dim of 2^64-1 (a double rounds it to 2^64) comes back exactly in a rejected file's table.
+  const std::vector<std::uint8_t> widest =
+      table_of(analyze(make_file("{" + entry("w", "U8", "[18446744073709551615]", 0, 1) + "}", 1)));
+  ASSERT_TRUE(decode_header_table(widest, back));
+  EXPECT_EQ(back.tensors[0].shape[0], 18446744073709551615ull);
+  std::vector<std::uint8_t> card;
+  encode_card_table(build_card(back.tensors, back.metadata), card, back.sized_from_shapes);
+  EXPECT_FALSE(card.empty());
+}
+
 TEST(HeaderTableReader, RefusesWhatIsNotAFilesTable) {
   TableHeader back;
   const std::vector<std::uint8_t> good = table_of(analyze(make_file("{" + entry("a.b", "F32", "[2]", 0, 8) + "}", 8)));

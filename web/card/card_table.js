@@ -3,13 +3,13 @@
 import { TableReader } from '../core/table_reader.js';
 
 /**
- * Decodes a card table (cpp/wasm/card_table.h): the card's JSON, and how its module tree
- * splits names.
+ * Decodes a card table (cpp/wasm/card_table.h): the card's JSON, how its module tree splits
+ * names, and how many tensors were sized from dtype and shape (their data_offsets untrusted).
  * @param {Uint8Array} bytes
  */
 export function decodeCardTable(bytes) {
   const r = new TableReader(bytes);
-  return { json: r.str(), kohyaNames: r.num() === 1 };
+  return { json: r.str(), kohyaNames: r.num() === 1, sizedFromShapes: r.num() };
 }
 
 /**

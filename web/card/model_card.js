@@ -86,6 +86,9 @@ export class BuiltCard {
   /** @type {ReturnType<typeof decodeModuleTreeTable> | null} the flat tree, once built */
   flat = null;
 
+  /** @type {number} tensors sized from dtype and shape: their data_offsets could not be trusted */
+  sizedFromShapes = 0;
+
   /**
    * @param {string} json
    * @param {boolean} kohyaNames how the tree splits names (the card table says)
@@ -143,8 +146,10 @@ export async function buildCard(headerTable, tensorCount) {
   const card = await loadCardModule();
   const entry = copyIn(card, headerTable);
   try {
-    const { json, kohyaNames } = decodeCardTable(tableOf(entry, (t) => t.cardTable(), 'building the model card'));
-    return new BuiltCard(json, kohyaNames, headerTable, entry, tensorCount);
+    const read = decodeCardTable(tableOf(entry, (t) => t.cardTable(), 'building the model card'));
+    const built = new BuiltCard(read.json, read.kohyaNames, headerTable, entry, tensorCount);
+    built.sizedFromShapes = read.sizedFromShapes;
+    return built;
   } catch (error) {
     letGo(entry);
     throw error;

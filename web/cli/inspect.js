@@ -19,7 +19,7 @@ import { civitaiText, findOnCivitai } from './civitai.js';
  * tensors, the card of that header (a second read).
  * @template T
  * @param {string} path
- * @param {(st: import('../index.js').SafetensorsFile | null, report: import('../index.js').ValidationReport, card: import('../index.js').ModelCard | null) => T} fn
+ * @param {(st: import('../index.js').SafetensorsFile | null, report: import('../index.js').ValidationReport, card: import('../index.js').ModelCard | null, cardNote?: string) => T} fn
  * @returns {Promise<T>}
  */
 async function openPath(path, fn) {
@@ -31,12 +31,13 @@ async function openPath(path, fn) {
     });
   } catch (error) {
     const report = error instanceof SafetensorsError && error.report ? error.report : unreadable(path, error);
-    // A file cut short may have a whole header: the card of the header as read (stdin is read once).
-    const card =
+    // A rejected file may have a whole header: the card of the header as read, with a note when it
+    // is built from part of it (stdin is read once).
+    const described =
       report.tensors > 0 && path !== '-'
-        ? await withFile(path, async (handle) => (await validateSafetensors(handle, { describe: true })).card ?? null)
+        ? await withFile(path, (handle) => validateSafetensors(handle, { describe: true }))
         : null;
-    return fn(null, report, card);
+    return fn(null, report, described?.card ?? null, described?.cardNote);
   }
 }
 
@@ -142,15 +143,15 @@ async function inspectPipeline(file, json, variant) {
  * @param {boolean} civitaiWanted --civitai: hash the file and ask Civitai which model version it is
  */
 async function inspectFile(file, out, civitaiWanted) {
-  return openPath(file, async (st, report, card) => {
+  return openPath(file, async (st, report, card, cardNote) => {
     const civitai = civitaiWanted && st ? await findOnCivitai(st) : undefined;
     if (out) {
-      out.push({ file, report, card, civitai, metadata: st?.metadata ?? null, tensors: st?.tensors ?? [] });
+      out.push({ file, report, card, cardNote, civitai, metadata: st?.metadata ?? null, tensors: st?.tensors ?? [] });
       return st ? 0 : 1;
     }
     if (card)
       console.log(
-        `${file}\n${cardLines(card)
+        `${file}\n${[...cardLines(card), ...(cardNote ? [`(card ${cardNote})`] : [])]
           .map((l) => `  ${l}`)
           .join('\n')}\n`,
       );

@@ -78,9 +78,16 @@ export interface ValidationReport {
   dataScan?: DataScan | null;
   /** Only with `hash: true`: the file's hashes (no data hash when its header's length is unreadable). */
   hashes?: HashResult;
-  /** Only with `describe: true`: the header's model card (a file cut short whose header is whole
-   * has one), or null when the header could not be read. */
+  /** Only with `describe: true`: the header's model card (a rejected file whose header is read
+   * has one), or null when the header could not be read or lists no tensors. */
   card?: ModelCard | null;
+  /**
+   * Only with `describe: true`, and only when the card is null or built from part of the header:
+   * why, as a sentence. A header whose data_offsets are invalid (InvalidOffset, or offsets that
+   * are no byte range) gets a card from its names, dtypes and shapes, each tensor's bytes being
+   * what its dtype and shape say; this says so and for how many tensors.
+   */
+  cardNote?: string;
   /**
    * validateSafetensors on an http(s) URL that answered an error status (404, 403, a lasting
    * 5xx): that status. Nothing was read; the one finding is an `HttpError`.

@@ -56,6 +56,33 @@ function readableDataStart(header) {
 }
 
 /**
+ * The card of a header as read, loadable or not, and a note when it is null or built from part
+ * of the header (a header that could not be read has no tensors).
+ * @param {ReturnType<typeof import('../header/header_table.js').decodeHeaderTable>} header
+ * @returns {Promise<{ card: import('../index.js').ModelCard | null, cardNote?: string }>}
+ */
+async function cardOf(header) {
+  const { table, tensorCount, referenceError } = header;
+  const why = referenceError ? ` (${referenceError})` : '';
+  if (!table || tensorCount === 0) {
+    const cause = referenceError
+      ? `the file is rejected${why} and no tensor of its header was read`
+      : 'the header lists no tensors';
+    return { card: null, cardNote: `no model card: ${cause}` };
+  }
+  const built = await buildCard(table, tensorCount);
+  const card = cardObject(built);
+  const n = built.sizedFromShapes;
+  if (n === 0) return { card };
+  const which =
+    n === tensorCount ? (n === 1 ? 'its one tensor' : `all ${n} tensors`) : `${n} of ${tensorCount} tensors`;
+  return {
+    card,
+    cardNote: `built from the tensors' names, dtypes and shapes only: the data_offsets of ${which} are invalid${why}, so bytes are counted from dtype and shape`,
+  };
+}
+
+/**
  * Says whether the reference loader accepts the file and what else is worth knowing about
  * it. With `scanData: true`, a loadable file's tensors are also read once, chunk by chunk,
  * counting NaN, infinities and all-zero tensors; with `hash: true`, the file is hashed (and
@@ -79,10 +106,7 @@ export async function validateSafetensors(input, options = {}) {
   }
   const { source, header } = read;
   const result = verdictOf(header);
-  // The header's card: a header that could not be read has no tensors and no table.
-  if (describe)
-    result.card =
-      header.table && header.tensorCount ? cardObject(await buildCard(header.table, header.tensorCount)) : null;
+  if (describe) Object.assign(result, await cardOf(header));
   if (!wantScan && !wantHash) return result;
   const core = await initSafetensors();
   const scanning = wantScan && result.loadable;

@@ -75,7 +75,8 @@ export async function* decodePieces(core, source, plan, options) {
   // Bytes in one unit of input: an element when copying, else the plan's unit (F4: a byte of two).
   const unitBytes = copying ? plan.ArrayType.BYTES_PER_ELEMENT : plan.unitBytes;
   const unitElements = copying ? 1 : plan.unitElements;
-  const requested = options.chunkBytes ?? SCRATCH_INPUT_BYTES;
+  // Scratch no larger than the plan: a 1-byte tensor's stream allocates bytes, not 1 MiB.
+  const requested = Math.min(options.chunkBytes ?? SCRATCH_INPUT_BYTES, Math.max(plan.byteLength, 1));
   const capacity = Math.max(unitBytes, requested - (requested % unitBytes));
   const outPerUnit = copying ? unitBytes : outputBytesPerUnit(plan);
   const reused = target ? null : new plan.ArrayType((capacity / unitBytes) * unitElements);

@@ -139,10 +139,19 @@ export async function convertFile(file, source, slice, claims, options) {
   const core = await initSafetensors();
   const dtypes = new Map(core.tables.dtypes.map((d) => [/** @type {string} */ (d.name), d]));
   const target = /** @type {DtypeRow} */ (dtypes.get(to)); // F16 or BF16: in the table
+  /** @type {Map<DtypeRow, boolean>} whether each dtype narrows to `target`, asked once per dtype */
+  const narrows = new Map();
+  const canNarrow = (/** @type {DtypeRow} */ from) => {
+    let narrow = narrows.get(from);
+    if (narrow === undefined) {
+      narrow = Boolean(core.call((m) => m._canNarrow(from.index, target.index)));
+      narrows.set(from, narrow);
+    }
+    return narrow;
+  };
   const entries = file.tensors.map((t) => {
     const from = /** @type {DtypeRow} */ (dtypes.get(t.dtype)); // every dtype a file holds is in the table
-    const convert =
-      from !== target && core.call((m) => m._canNarrow(from.index, target.index)) && (wanted?.(t.name) ?? true);
+    const convert = from !== target && canNarrow(from) && (wanted?.(t.name) ?? true);
     const length = t.dataOffsets[1] - t.dataOffsets[0];
     const size = convert ? (length / (from.bits / 8)) * 2 : length;
     return {
