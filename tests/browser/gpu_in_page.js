@@ -42,7 +42,7 @@ export function countingDevice(device) {
       return buffer;
     },
   };
-  return { device: wrapped, counts };
+  return { device: wrapped, real: device, counts };
 }
 
 const base64 = (bytes) => btoa(Array.from(bytes, (b) => String.fromCharCode(b)).join(''));
