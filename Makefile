@@ -120,6 +120,7 @@ bench: build
 	node tests/bench/batch.bench.js
 	node tests/bench/browser_decode.bench.js
 	node tests/bench/browser_worker.bench.js
+	node tests/bench/gpu.bench.js
 
 # libFuzzer with ASan+UBSan: header_fuzzer (the header analysis) and decode_fuzzer (the
 # conversion kernels), seeded from the real fixtures (when ../shared is there), the demo

@@ -17,12 +17,12 @@ function union(name) {
   return new Set([...match[1].matchAll(/'([^']+)'/g)].map((m) => m[1]));
 }
 
-// The first-column codes (`Code`) of the README table under the heading `title`.
-function readmeTable(title) {
-  const at = readme.indexOf(`\n${title}\n`);
+// The first-column codes (`Code`) of the README table (or `text`'s) under the heading `title`.
+function readmeTable(title, text = readme) {
+  const at = text.indexOf(`\n${title}\n`);
   expect(at, `README has no heading ${title}`).toBeGreaterThanOrEqual(0);
   const rows =
-    readme
+    text
       .slice(at)
       .split('\n\n')
       .find((block) => block.startsWith('|')) ?? '';
@@ -62,7 +62,7 @@ test('every reference error kind and dtype of the core is in index.d.ts', async 
   expect([...union('Dtype')].sort()).toEqual(tables.dtypes.map((d) => d.name).sort());
 });
 
-test('every SafetensorsError code the package throws is in index.d.ts and in the README errors table', () => {
+test('every SafetensorsError code the package throws is in index.d.ts and in the README errors table (or docs/gpu.md)', () => {
   const thrown = new Set();
   for (const name of readdirSync(new URL('../../web/', import.meta.url), { recursive: true }).filter(
     (f) => f.endsWith('.js') && !f.startsWith('wasm'),
@@ -71,7 +71,8 @@ test('every SafetensorsError code the package throws is in index.d.ts and in the
   }
   expect(thrown.size).toBeGreaterThan(5);
   const codes = union('ErrorCode');
-  const table = readmeTable('### Errors');
+  // toGPU's own codes (DeviceLost) are in its page's table.
+  const table = new Set([...readmeTable('### Errors'), ...readmeTable('## Errors', read('docs/gpu.md'))]);
   // A reference error kind (the writer's HeaderTooLarge) is documented in the table's first row.
   const kinds = union('ReferenceErrorKind');
   const kindsRow =
