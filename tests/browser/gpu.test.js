@@ -110,6 +110,7 @@ describe('toGPU in Chromium (WebGPU on SwiftShader)', () => {
       // float32 268,435,472 (over the 256 MiB maxBufferSize). Only the header is real.
       const n = 64 * 1024 * 1024 + 4;
       const json = JSON.stringify({ small: { dtype: 'F32', shape: [4], data_offsets: [0, 16] },
+        empty: { dtype: 'F16', shape: [0, 5], data_offsets: [16, 16] },
         big: { dtype: 'F16', shape: [n], data_offsets: [16, 16 + 2 * n] } }).padEnd(256, ' ');
       const head = new Uint8Array(8 + json.length);
       new DataView(head.buffer).setBigUint64(0, BigInt(json.length), true);
@@ -136,6 +137,7 @@ describe('toGPU in Chromium (WebGPU on SwiftShader)', () => {
     expect(out.after).toEqual({ created: 0, reads: 0 });
     expect(out.flags).toEqual([
       ['small', 16, false],
+      ['empty', 0, false],
       ['big', 134217736, true],
     ]);
     expect(errors).toEqual([]);
