@@ -14,6 +14,7 @@ export * from './sharded/types.js';
 export * from './write/types.js';
 export * from './compare/types.js';
 export * from './signing/types.js';
+export * from './gpu/types.js';
 import type { InitOptions, SafetensorsError } from './core/types.js';
 import type { OpenOptions, SafetensorsFile, ValidateOptions, ValidationReport } from './file/types.js';
 import type {

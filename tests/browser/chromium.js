@@ -15,8 +15,19 @@ const FLAGS = [
   '--disable-quic',
 ];
 
-/** A started Chromium (playwright-core's Browser); close it when done. */
-export function launchChromium() {
+// WebGPU without a GPU: Dawn on SwiftShader, its CPU Vulkan (pages served from 127.0.0.1, a
+// secure context). Only the tests and benchmarks of toGPU start Chromium with these.
+export const WEBGPU_FLAGS = [
+  '--enable-unsafe-webgpu',
+  '--use-webgpu-adapter=swiftshader',
+  '--enable-unsafe-swiftshader',
+];
+
+/**
+ * A started Chromium (playwright-core's Browser); close it when done.
+ * @param {string[]} [extraFlags] more command-line flags (WEBGPU_FLAGS)
+ */
+export function launchChromium(extraFlags = []) {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: make test installs Debian's chromium`);
-  return chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  return chromium.launch({ executablePath: CHROMIUM, args: [...FLAGS, ...extraFlags] });
 }

@@ -12,12 +12,13 @@ import { launchChromium } from './chromium.js';
  * them after; the returned object holds { url, browser, dir } once the tests run.
  * @param {string} prefix the temporary folder's name prefix
  * @param {string[]} [dirs] folders of the project to serve (the server's default otherwise)
+ * @param {string[]} [flags] more Chromium flags (chromium.js: WEBGPU_FLAGS)
  */
-export function demoBrowser(prefix, dirs) {
+export function demoBrowser(prefix, dirs, flags = []) {
   const ctx = { url: '', browser: null, dir: '', server: null };
   beforeAll(async () => {
     ({ server: ctx.server, url: ctx.url } = await startDemoServer(0, '127.0.0.1', ...(dirs ? [dirs] : [])));
-    ctx.browser = await launchChromium();
+    ctx.browser = await launchChromium(flags);
     ctx.dir = await mkdtemp(join(tmpdir(), prefix));
   });
   afterAll(async () => {

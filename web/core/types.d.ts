@@ -127,7 +127,8 @@ export type ErrorCode =
   | 'InvalidMetadata'
   | 'UnsupportedSource'
   | 'WriteError'
-  | 'UnexpectedResponse';
+  | 'UnexpectedResponse'
+  | 'DeviceLost';
 
 export class SafetensorsError extends Error {
   constructor(

@@ -9,6 +9,7 @@ import { readSource, verdictOf } from './validate.js';
 import { tensorReads } from './tensor_reads.js';
 import { cardAndHashes } from './card_and_hashes.js';
 import { edits } from './edits.js';
+import { toGPU } from '../gpu/to_gpu.js';
 
 /**
  * What the methods of one opened file share.
@@ -93,6 +94,7 @@ export async function openFile(input, options, describable) {
     ...tensorReads(opened),
     ...cardAndHashes(opened, () => file),
     ...edits(opened, () => file),
+    toGPU: (device, gpuOptions) => toGPU(file, device, gpuOptions),
   };
   return file;
 }

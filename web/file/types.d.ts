@@ -3,8 +3,9 @@ import type { ModelCard } from '../card/types.js';
 import type { Finding, ReferenceErrorKind } from '../core/types.js';
 import type { HashOptions, HashResult } from '../hashing/types.js';
 import type { DataScan, TensorInfo, TensorReader } from '../tensors/types.js';
+import type { GpuUploader } from '../gpu/types.js';
 
-export interface SafetensorsFile extends TensorReader {
+export interface SafetensorsFile extends TensorReader, GpuUploader {
   /** In data order (sorted by offsets); duplicates resolved as the reference does (last wins). */
   tensors: TensorInfo[];
   /** The __metadata__ map, or null when absent. */

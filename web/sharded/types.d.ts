@@ -4,6 +4,7 @@ import type { Finding } from '../core/types.js';
 import type { SafetensorsFile, ValidationReport } from '../file/types.js';
 import type { SafetensorsSource } from '../source/types.js';
 import type { TensorInfo, TensorReader } from '../tensors/types.js';
+import type { GpuUploader } from '../gpu/types.js';
 
 export interface IndexOptions {
   signal?: AbortSignal;
@@ -48,7 +49,7 @@ export interface ShardInfo {
 }
 
 /** getTensor reads from the shard that holds the tensor (same options and errors as SafetensorsFile's, plus the unusable shard's code). */
-export interface ShardedModel extends TensorReader {
+export interface ShardedModel extends TensorReader, GpuUploader {
   /** Every tensor: the index's, in its order, each from the shard the index names; then tensors only the shards hold. */
   tensors: ShardTensorInfo[];
   /** The index's metadata (total_size, total_parameters, …), or null. */
