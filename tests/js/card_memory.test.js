@@ -25,6 +25,7 @@ test('memory: the bytes as stored by dtype, and the weights at 16, 8 and 4 bits'
 
 test('shortBytes: bytes below 1 KiB, then binary units', () => {
   expect(shortBytes(1023)).toBe('1023 bytes');
+  expect(shortBytes(1)).toBe('1 byte');
   expect(shortBytes(1536)).toBe('1.5 KiB');
   expect(shortBytes(3 * 1024 ** 3)).toBe('3.0 GiB');
   expect(shortBytes(2 * 1024 ** 5)).toBe('2048.0 TiB');

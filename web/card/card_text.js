@@ -103,7 +103,8 @@ export function shortBytes(n) {
   const units = ['KiB', 'MiB', 'GiB', 'TiB'];
   let unit = -1;
   while (unit + 1 < units.length && n >= 1024 ** (unit + 1) * 1024) unit++;
-  return unit < 0 ? `${n} bytes` : `${(n / 1024 ** (unit + 1)).toFixed(1)} ${units[unit]}`;
+  if (unit >= 0) return `${(n / 1024 ** (unit + 1)).toFixed(1)} ${units[unit]}`;
+  return n === 1 ? '1 byte' : `${n} bytes`;
 }
 
 /**
