@@ -15,6 +15,7 @@ export * from './write/types.js';
 export * from './compare/types.js';
 export * from './signing/types.js';
 export * from './gpu/types.js';
+export * from './pickle/types.js';
 import type { InitOptions, SafetensorsError } from './core/types.js';
 import type { OpenOptions, SafetensorsFile, ValidateOptions, ValidationReport } from './file/types.js';
 import type {
@@ -29,6 +30,7 @@ import type { ByteReader, SafetensorsSource } from './source/types.js';
 import type { DataScan } from './tensors/types.js';
 import type { TensorToWrite } from './write/types.js';
 import type { CheckAdapterOptions, CheckAdapterResult, DiffOptions, DiffResult } from './compare/types.js';
+import type { PickleScan } from './pickle/types.js';
 import type { ModelSource, SignatureVerification, VerifySignatureOptions } from './signing/types.js';
 
 /**
@@ -151,3 +153,16 @@ export function verifyModelSignature(
   model: ModelSource,
   options: VerifySignatureOptions,
 ): Promise<SignatureVerification>;
+
+/**
+ * Scans a PyTorch checkpoint (.pt, .pth, .ckpt, pytorch_model.bin), a plain pickle or a NumPy
+ * .npy/.npz without running it: every global its pickles name, each marked safe, unknown or
+ * unsafe, the findings, and a verdict. Reads only the pickles and the zip directory (by Range
+ * for a URL), never the tensors; loads its own wasm module on first use. Rejects with a
+ * SafetensorsError (`ReadError`, `HttpError`, ...) only when the source cannot be read; a file
+ * that is not a pickle gets the format `not-pickle` and the verdict `unknown`.
+ * @example
+ * const scan = await scanPickle(file);
+ * if (scan.verdict !== 'safe') console.log(scan.globals.filter((g) => g.safety !== 'safe'));
+ */
+export function scanPickle(source: SafetensorsSource | ByteReader): Promise<PickleScan>;

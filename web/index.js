@@ -17,6 +17,7 @@ export { isPipelineSource } from './sharded/pipeline_files.js';
 export { lookupCivitai } from './card/civitai.js';
 export { createModelBom } from './bom/bom.js';
 export { verifyModelSignature } from './signing/verify_signature.js';
+export { scanPickle } from './pickle/scan_pickle.js';
 export { openSafetensorsIndex };
 
 /**

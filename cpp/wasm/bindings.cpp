@@ -1,7 +1,8 @@
-// The only file that knows about Emscripten: Embind entry points of the two wasm modules.
-// Built twice: as the core (header analysis, decoding, scans; always loaded) and, with
+// The only file that knows about Emscripten: Embind entry points of the three wasm modules.
+// Built three times: as the core (header analysis, decoding, scans; always loaded); with
 // SAFETENSORS_CARD_MODULE, as the card module (the model card; loaded by web/ only when a card
-// is asked for, so that pages that only open and decode never download it).
+// is asked for, so that pages that only open and decode never download it); with
+// SAFETENSORS_PICKLE_MODULE, as the pickle module (scanPickle; loaded on the first scan).
 // Names start with an underscore: they are private to web/ (see web/core/wasm_module.js, which
 // runs every call through its trap guard).
 #include <emscripten/bind.h>
@@ -66,6 +67,34 @@ EMSCRIPTEN_BINDINGS(safetensors_card) {
       .function("cardTable", &card_table)
       .function("moduleTreeTable", &module_tree_table)
       .function("adapterCheck", &adapter_check);
+}
+
+#elif defined(SAFETENSORS_PICKLE_MODULE)
+
+#include "wasm/pickle_scan_session.h"
+
+namespace {
+
+using safetensors::PickleScanSession;
+
+// The first record waiting to be inflated (a view to copy), or null.
+emscripten::val inflate_input(PickleScanSession& s) {
+  const std::vector<std::uint8_t>* input = s.inflate_input();
+  return input ? view_of(*input) : emscripten::val::null();
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(safetensors_pickle) {
+  // One per scan (web/pickle/scan_pickle.js deletes it).
+  emscripten::class_<PickleScanSession>("_PickleScan")
+      .constructor<std::uint64_t, std::string>()
+      .function("reserve", &PickleScanSession::reserve)
+      .function("add", &PickleScanSession::add)
+      .function("round", &PickleScanSession::round)
+      .function("inflateInput", &inflate_input)
+      .function("inflateSize", &PickleScanSession::inflate_size)
+      .function("inflated", &PickleScanSession::inflated);
 }
 
 #else  // the core
@@ -216,4 +245,4 @@ EMSCRIPTEN_BINDINGS(safetensors_core) {
       .function("findings", &HeapScanner::findings);
 }
 
-#endif  // SAFETENSORS_CARD_MODULE
+#endif  // the module

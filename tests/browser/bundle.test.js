@@ -184,11 +184,12 @@ describe('the packed package in a consumer app', () => {
     const paths = ctx.packed.files.map((f) => f.path).sort();
     for (const path of paths)
       expect(path, path).toMatch(
-        /^(README\.md|package\.json|LICENSE|web\/([a-z_]+\/)?[a-z0-9_]+\.(js|d\.ts)|web\/wasm\/safetensors_(core|card)\.(js|wasm))$/,
+        /^(README\.md|package\.json|LICENSE|web\/([a-z_]+\/)?[a-z0-9_]+\.(js|d\.ts)|web\/wasm\/safetensors_(core|card|pickle)\.(js|wasm))$/,
       );
     expect(paths).toContain('web/worker/worker_host.js');
     expect(paths).toContain('web/wasm/safetensors_core.wasm');
     expect(paths).toContain('web/wasm/safetensors_card.wasm');
+    expect(paths).toContain('web/wasm/safetensors_pickle.wasm');
     expect(paths).toContain('web/index.d.ts');
   });
 
@@ -347,11 +348,13 @@ describe('the packed package in a consumer app', () => {
       page,
       `the entry chunk and the core's wasm are ${page} bytes gzipped: ${JSON.stringify(sizes)}`,
     ).toBeLessThanOrEqual(BUDGET_BYTES);
-    // The card's module is an asset of its own, fetched by describe() (see EXPECTED).
-    expect(
-      Object.keys(sizes).some((p) => /safetensors_card[^/]*\.wasm$/.test(p)),
-      JSON.stringify(sizes),
-    ).toBe(true);
+    // The card's module is an asset of its own, fetched by describe() (see EXPECTED), and so is
+    // the pickle scan's, fetched by scanPickle() only.
+    for (const module of [/safetensors_card[^/]*\.wasm$/, /safetensors_pickle[^/]*\.wasm$/])
+      expect(
+        Object.keys(sizes).some((p) => module.test(p)),
+        JSON.stringify(sizes),
+      ).toBe(true);
   });
 
   test(`what describe() adds to the page's download (every file it fetches, gzipped) stays under ${CARD_BUDGET_BYTES.toLocaleString('en')} bytes`, async () => {

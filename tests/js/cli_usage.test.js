@@ -55,7 +55,7 @@ describe('help, version, misuse', { timeout: 180_000 }, () => {
       [[], 'expected a command', 'usage: safetensors-wasm validate'],
       [
         ['frobnicate'],
-        'unknown command "frobnicate" (expected validate, inspect, hash, edit, convert, diff, check-adapter, sbom, verify-signature)',
+        'unknown command "frobnicate" (expected validate, inspect, scan, hash, edit, convert, diff, check-adapter, sbom, verify-signature)',
         'usage:',
       ],
       [['validate'], 'validate: expected one or more FILEs', 'usage: safetensors-wasm validate'],

@@ -232,3 +232,20 @@ export async function signatures(picked: FileList, pem: string, sig: File): Prom
   await verifyModelSignature(picked);
   return r.verified && statuses.length > 0 && code === undefined && r.signer?.keyHint !== '';
 }
+
+export async function pickles(file: File): Promise<string[]> {
+  const { scanPickle } = await import('../../web/index.js');
+  const scan: import('../../web/index.js').PickleScan = await scanPickle(file);
+  const unsafe: import('../../web/index.js').PickleGlobal[] = scan.globals.filter((g) => g.safety === 'unsafe');
+  await scanPickle('https://example.com/model.ckpt');
+  await scanPickle(new Uint8Array(8));
+  // @ts-expect-error the verdict is one of three words
+  const wrong: 'dangerous' = scan.verdict;
+  return [
+    scan.format,
+    scan.verdict,
+    ...unsafe.map((g) => `${g.module}.${g.name}`),
+    ...scan.findings.map((f) => f.code),
+    String(wrong),
+  ];
+}

@@ -1,13 +1,15 @@
 // A native scanner over the C++ core, for checking the scan against other scanners
 // (tools/picklescan_agreement.py): one JSON line per file,
-// {"file", "format", "verdict", "globals": [{"module", "name", "safety", "count"}], "findings": [code...]}.
-// Deflated records are inflated with the system zlib where it was found at build time.
+// {"file", "format", "verdict", "globals": [{"module", "name", "safety", "count"}], "findings": [{"code", "message",
+// "where"}]} (cpp/scan/scan_json.h). Deflated records are inflated with the system zlib where it was found at build
+// time.
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <string>
 
 #include "scan/checkpoint_reader.h"
+#include "scan/scan_json.h"
 #ifdef SAFETENSORS_HAVE_ZLIB
 #include <zlib.h>
 #endif
@@ -35,23 +37,6 @@ class FileSource : public scan::ByteSource {
   mutable std::ifstream in_;
   std::uint64_t size_ = 0;
 };
-
-std::string json_string(std::string_view s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c < 0x20 || c >= 0x7f) {  // strangers' bytes: escaped, never raw
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out + "\"";
-}
 
 #ifdef SAFETENSORS_HAVE_ZLIB
 std::optional<std::vector<std::uint8_t>> inflate_raw(std::span<const std::uint8_t> in, std::uint64_t size) {
@@ -88,18 +73,9 @@ int main(int argc, char** argv) {
 #endif
     const scan::Checkpoint ckpt = scan::read_checkpoint(source, options);
     const scan::ScanReport& r = ckpt.report;
-    std::string line = "{\"file\":" + json_string(argv[i]) + ",\"format\":\"" +
-                       std::string(scan::format_name(r.format)) + "\",\"verdict\":\"" +
-                       std::string(scan::verdict_name(r.verdict)) + "\",\"globals\":[";
-    for (std::size_t g = 0; g < r.globals.size(); ++g) {
-      const auto& use = r.globals[g];
-      line += (g ? "," : "") + std::string("{\"module\":") + json_string(use.module) +
-              ",\"name\":" + json_string(use.name) + ",\"safety\":\"" + std::string(scan::safety_name(use.safety)) +
-              "\",\"count\":" + std::to_string(use.count) + "}";
-    }
-    line += "],\"findings\":[";
-    for (std::size_t f = 0; f < r.findings.size(); ++f) line += (f ? "," : "") + json_string(r.findings[f].code);
-    std::cout << line << "]}\n";
+    std::string line;
+    scan::write_scan_json(r, argv[i], line);
+    std::cout << line << "\n";
     if (r.verdict != scan::Verdict::Safe && status == 0) status = 1;
   }
   return status;

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// safetensors-wasm validate | inspect | hash | edit | convert | diff | check-adapter | sbom | verify-signature: one file per
-// verb beside this one (sbom and verify-signature share provenance.js; usage.js says what each takes). Text for people goes to stdout, help included (exit 0);
+// safetensors-wasm validate | scan | inspect | hash | edit | convert | diff | check-adapter | sbom | verify-signature: one file per
+// verb beside this one (validate and scan share validate.js, sbom and verify-signature provenance.js; usage.js says what each takes). Text for people goes to stdout, help included (exit 0);
 // a misuse prints what was expected and the verb's usage on stderr (exit 2); --json prints
 // one JSON document.
-import { validate } from './validate.js';
+import { scan, validate } from './validate.js';
 import { inspect } from './inspect.js';
 import { hash } from './hash.js';
 import { edit } from './edit.js';
@@ -20,6 +20,7 @@ import { colours } from './text.js';
 const commands = {
   validate,
   inspect,
+  scan,
   hash,
   edit,
   convert,

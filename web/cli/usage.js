@@ -49,6 +49,18 @@ export const VERBS = {
     files: 'one',
     notes: [FILE_FORMS, MODEL_FORMS],
   },
+  scan: {
+    synopsis: 'scan [--json] FILE...',
+    about: `scans each PyTorch checkpoint (.pt, .pth, .ckpt, pytorch_model.bin), pickle or NumPy
+          .npy/.npz without running it: every global its pickles name, marked safe (what
+          torch.load(weights_only=True) accepts), unsafe (what public scanners list) or unknown,
+          and a verdict (exit 0 when every file is safe, 1 otherwise, 2 when a file cannot be
+          read); only the pickles and the zip directory are read; --json prints one JSON array of
+          { file, format, verdict, globals: [{ module, name, safety, count }], findings }`,
+    flags: ['--json'],
+    files: 'many',
+    notes: [FILE_FORMS],
+  },
   hash: {
     synopsis: 'hash [--json] [--quiet] [--tensors] FILE...',
     about: `prints each file's SHA-256 as sha256sum does, then AutoV2, AutoV3, AutoV1, the data

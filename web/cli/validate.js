@@ -1,8 +1,17 @@
-// safetensors-wasm validate: the reference loader's verdict on each FILE (a file, a URL, a
-// sharded model or a diffusers pipeline), its findings and, when asked, its data scan and hashes.
-import { isPipelineSource, openSafetensorsIndex, openSafetensorsPipeline, validateSafetensors } from '../index.js';
-import { counted, findingLine, hashLines, printable, verdictText } from './text.js';
-import { unreadable, withFile } from './files.js';
+// safetensors-wasm validate and scan, the two verdicts on each FILE: validate's is the reference
+// loader's (a file, a URL, a sharded model or a diffusers pipeline), with its findings and, when
+// asked, its data scan and hashes; scan's is a pickle's (a PyTorch checkpoint, a pickle, NumPy),
+// from the globals it names, read without running it.
+import {
+  SafetensorsError,
+  isPipelineSource,
+  openSafetensorsIndex,
+  openSafetensorsPipeline,
+  scanPickle,
+  validateSafetensors,
+} from '../index.js';
+import { counted, findingLine, hashLines, paint, printable, verdictText } from './text.js';
+import { readStdin, unreadable, withFile } from './files.js';
 import {
   checkShardData,
   separateFiles,
@@ -103,4 +112,57 @@ export async function validate(parsed, term) {
     }
   }
   return results.every((r) => r.loadable) ? 0 : 1;
+}
+
+const SAFETY_PAINT = /** @type {const} */ ({ safe: 'good', unknown: 'warn', unsafe: 'bad' });
+
+/**
+ * One FILE's scan as lines: the verdict, then each global that is not safe and each finding.
+ * @param {import('../index.js').PickleScan} scan
+ */
+function scanLines(scan) {
+  const lines = [
+    `${printable(scan.file)}: ${paint(SAFETY_PAINT[scan.verdict], scan.verdict)} (${scan.format}, ${counted(scan.globals.length, 'global')})`,
+  ];
+  for (const g of scan.globals)
+    if (g.safety !== 'safe')
+      lines.push(
+        `  ${paint(SAFETY_PAINT[g.safety], g.safety.padEnd(7))} ${printable(`${g.module}.${g.name}`)} (${g.count}×)`,
+      );
+  for (const f of scan.findings)
+    lines.push(
+      `  ${paint('warn', 'finding')} ${f.code}: ${printable(f.message)} (${printable(f.where || 'the file')})`,
+    );
+  return lines;
+}
+
+/**
+ * safetensors-wasm scan: each FILE's pickle scan (exit 0 when every file is safe, 1 when one is
+ * not, 2 when one cannot be read).
+ * @param {import('./usage.js').Parsed} parsed
+ * @param {import('./terminal.js').Terminal} _term
+ */
+export async function scan(parsed, _term) {
+  /** @type {(import('../index.js').PickleScan | { file: string, error: { code: string, message: string } })[]} */
+  const results = [];
+  let status = 0;
+  for (const file of parsed.files) {
+    try {
+      const found = await scanPickle(file === '-' ? await readStdin() : file);
+      results.push({ ...found, file });
+      if (found.verdict !== 'safe' && status === 0) status = 1;
+    } catch (error) {
+      const code = error instanceof SafetensorsError ? error.code : 'ReadError';
+      const message = `scan: ${error instanceof Error ? error.message : error}`;
+      results.push({ file, error: { code, message } });
+      status = 2;
+    }
+  }
+  if (parsed.has('--json')) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+  else
+    for (const r of results) {
+      if ('error' in r) console.error(printable(r.error.message));
+      else for (const line of scanLines(r)) console.log(line);
+    }
+  return status;
 }

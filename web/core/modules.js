@@ -1,7 +1,8 @@
 // Loads the wasm modules, each once, with the options initSafetensors was given; a module let
-// go after a trap (web/core/wasm_module.js) is loaded again by its next use. Two modules: the
-// core (always) and the model card's (cpp/wasm/bindings.cpp), loaded on the first card asked
-// for, so that pages that only open and decode never download it.
+// go after a trap (web/core/wasm_module.js) is loaded again by its next use. Three modules: the
+// core (always), the model card's (cpp/wasm/bindings.cpp), loaded on the first card asked
+// for, and the pickle scan's, loaded on the first scanPickle, so that pages that only open and
+// decode safetensors files never download either.
 import createSafetensorsCore from '../wasm/safetensors_core.js';
 import { SafetensorsError, errorText } from './errors.js';
 import { isNode } from './platform.js';
@@ -10,9 +11,11 @@ import { Core, WasmModule } from './wasm_module.js';
 // Written out so that bundlers see and copy the .wasm files (new URL + import.meta.url).
 const WASM_URL = new URL('../wasm/safetensors_core.wasm', import.meta.url);
 const CARD_WASM_URL = new URL('../wasm/safetensors_card.wasm', import.meta.url);
+const PICKLE_WASM_URL = new URL('../wasm/safetensors_pickle.wasm', import.meta.url);
 
 /** @typedef {import('../wasm/safetensors_core.js').CoreModule} CoreModule */
 /** @typedef {import('../wasm/safetensors_card.js').CardModule} CardModule */
+/** @typedef {import('../wasm/safetensors_pickle.js').PickleModule} PickleModule */
 /** @typedef {import('../index.js').InitOptions} InitOptions */
 
 /** @type {InitOptions} */
@@ -35,17 +38,18 @@ function checkBinary(value, name) {
 function checkInitOptions(options) {
   if (options === null || typeof options !== 'object')
     throw new TypeError('initSafetensors: options must be an object');
-  const { locateFile, wasmBinary, cardWasmBinary } = options;
+  const { locateFile, wasmBinary, cardWasmBinary, pickleWasmBinary } = options;
   if (locateFile !== undefined && typeof locateFile !== 'function')
     throw new TypeError('initSafetensors: options.locateFile must be a function');
   checkBinary(wasmBinary, 'wasmBinary');
   checkBinary(cardWasmBinary, 'cardWasmBinary');
-  return { locateFile, wasmBinary, cardWasmBinary };
+  checkBinary(pickleWasmBinary, 'pickleWasmBinary');
+  return { locateFile, wasmBinary, cardWasmBinary, pickleWasmBinary };
 }
 
 /**
- * One of the two modules: how it is loaded, and the load in use.
- * @template {CoreModule | CardModule} M the Emscripten module
+ * One of the three modules: how it is loaded, and the load in use.
+ * @template {CoreModule | CardModule | PickleModule} M the Emscripten module
  * @template {WasmModule<M>} C its guarded form
  */
 class ModuleSlot {
@@ -59,7 +63,7 @@ class ModuleSlot {
   /**
    * @param {string} name for messages
    * @param {URL} url where the .wasm is, beside this file
-   * @param {'wasmBinary' | 'cardWasmBinary'} binaryOption the initSafetensors option with its bytes
+   * @param {'wasmBinary' | 'cardWasmBinary' | 'pickleWasmBinary'} binaryOption the initSafetensors option with its bytes
    * @param {() => Promise<(options: import('../wasm/safetensors_core.js').CoreModuleOptions) => Promise<M>>} factory the Emscripten factory
    * @param {new (module: M, slot: { name: string, forget(module: WasmModule<M>): void }) => C} CoreClass
    */
@@ -97,7 +101,7 @@ class ModuleSlot {
     const { locateFile } = initOptions;
     const wasmBinary = initOptions[this.binaryOption];
     try {
-      /** @type {import('../wasm/safetensors_core.js').CoreModuleOptions} the card module takes the same */
+      /** @type {import('../wasm/safetensors_core.js').CoreModuleOptions} the other modules take the same */
       const moduleOptions = {};
       if (wasmBinary) {
         moduleOptions.wasmBinary = wasmBinary;
@@ -148,6 +152,15 @@ const cardSlot = new ModuleSlot(
   WasmModule,
 );
 
+/** @type {ModuleSlot<PickleModule, WasmModule<PickleModule>>} pure: apps that never scan drop it */
+const pickleSlot = /* @__PURE__ */ new ModuleSlot(
+  'pickle module',
+  PICKLE_WASM_URL,
+  'pickleWasmBinary',
+  async () => (await import('../wasm/safetensors_pickle.js')).default,
+  WasmModule,
+);
+
 /**
  * Loads the core module (once; later calls return the same promise). Options, when given,
  * are kept for every later load of either module, including the reload after a trap.
@@ -183,4 +196,12 @@ export function loadCardModule() {
  */
 export function loadedCardModule() {
   return cardSlot.loaded;
+}
+
+/**
+ * Loads the pickle scan's module (once, on the first scanPickle).
+ * @returns {Promise<WasmModule<PickleModule>>}
+ */
+export function loadPickleModule() {
+  return pickleSlot.get();
 }

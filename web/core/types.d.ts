@@ -95,13 +95,15 @@ export interface Finding {
 }
 
 export interface InitOptions {
-  /** Where to fetch each .wasm from (called with "safetensors_core.wasm" or "safetensors_card.wasm");
+  /** Where to fetch each .wasm from (called with "safetensors_core.wasm", "safetensors_card.wasm" or "safetensors_pickle.wasm");
    *  default: next to this module (new URL(..., import.meta.url)). */
   locateFile?: (path: string, prefix: string) => string;
   /** The core's .wasm bytes (safetensors_core.wasm), when you load them yourself. */
   wasmBinary?: ArrayBuffer | Uint8Array;
   /** The card module's .wasm bytes (safetensors_card.wasm; loaded by the first describe(), never by hashing). */
   cardWasmBinary?: ArrayBuffer | Uint8Array;
+  /** The pickle module's .wasm bytes (safetensors_pickle.wasm; loaded by the first scanPickle()). */
+  pickleWasmBinary?: ArrayBuffer | Uint8Array;
 }
 
 /**

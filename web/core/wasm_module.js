@@ -17,10 +17,11 @@ function outOfMemory(what, cause) {
 
 /** @typedef {import('../wasm/safetensors_core.js').CoreModule} CoreModule */
 /** @typedef {import('../wasm/safetensors_card.js').CardModule} CardModule */
+/** @typedef {import('../wasm/safetensors_pickle.js').PickleModule} PickleModule */
 
 /**
  * One loaded module and the guarded ways into it.
- * @template {CoreModule | CardModule} [M=CoreModule | CardModule] the Emscripten module
+ * @template {CoreModule | CardModule | PickleModule} [M=CoreModule | CardModule | PickleModule] the Emscripten module
  */
 export class WasmModule {
   /**
