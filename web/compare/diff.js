@@ -155,7 +155,7 @@ export async function diffCheckpoints(a, b, options, open) {
       const diffs = await batchDataDiff(
         /** @type {import('./data_batch.js').BatchSide} */ (left),
         /** @type {import('./data_batch.js').BatchSide} */ (right),
-        batch,
+        batch.map((t) => [t, /** @type {TensorInfo} */ (rightByName.get(t.name))]),
         storageOf,
         signal,
       );

@@ -9,6 +9,8 @@ import { readSource, verdictOf } from './validate.js';
 import { tensorReads } from './tensor_reads.js';
 import { cardAndHashes } from './card_and_hashes.js';
 import { edits } from './edits.js';
+import { setDataReader } from './data_range.js';
+import { untilAborted } from '../core/abort.js';
 
 /**
  * What the methods of one opened file share.
@@ -94,5 +96,6 @@ export async function openFile(input, options, describable) {
     ...cardAndHashes(opened, () => file),
     ...edits(opened, () => file),
   };
+  setDataReader(file, (begin, end, signal) => untilAborted(source.read(header.dataStart + begin, end - begin), signal));
   return file;
 }
