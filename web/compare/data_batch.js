@@ -23,13 +23,13 @@ export const BATCH_TENSORS = 1 << 16;
 /** @typedef {import('./diff.js').Checkpoint & Pick<import('../index.js').TensorReader, 'getTensors' | 'getTensor'>} BatchSide */
 
 /**
- * Whether a small tensor still fits in the batch `batch`.
- * @param {unknown[]} batch
- * @param {number} bytes the batch's bytes so far
+ * Whether a small tensor still fits in a batch of `count` tensors and `bytes` bytes.
+ * @param {number} count
+ * @param {number} bytes
  * @param {{ byteLength: number }} tensor
  */
-export function fitsBatch(batch, bytes, tensor) {
-  return batch.length < BATCH_TENSORS && bytes + tensor.byteLength <= BATCH_BYTES;
+export function fitsBatch(count, bytes, tensor) {
+  return count < BATCH_TENSORS && bytes + tensor.byteLength <= BATCH_BYTES;
 }
 
 /**
@@ -109,34 +109,23 @@ function sameStretch(x, i, y, j, n) {
 }
 
 /**
- * The data diff of each pair of `batch` (null where the bytes are equal), in its order.
+ * The data diff of each tensor of a batch (null where the bytes are equal), in its order.
  * @param {BatchSide} a
  * @param {BatchSide} b
- * @param {[import('../index.js').TensorInfo, import('../index.js').TensorInfo][]} batch each tensor's
- *   entries in a and in b, with the same dtype and shape
+ * @param {import('../index.js').TensorInfo[]} lefts the batch's tensors in a
+ * @param {import('../index.js').TensorInfo[]} rights the same tensors in b (same dtype and shape)
  * @param {(dtype: string) => string} storageOf a dtype's storage (the core's dtype table)
  * @param {AbortSignal | undefined} signal
  * @returns {Promise<(import('../index.js').DiffData | null)[]>}
  */
-export async function batchDataDiff(a, b, batch, storageOf, signal) {
-  const [xs, ys] = await Promise.all([
-    sideBytes(
-      a,
-      batch.map(([t]) => t),
-      signal,
-    ),
-    sideBytes(
-      b,
-      batch.map(([, t]) => t),
-      signal,
-    ),
-  ]);
+export async function batchDataDiff(a, b, lefts, rights, storageOf, signal) {
+  const [xs, ys] = await Promise.all([sideBytes(a, lefts, signal), sideBytes(b, rights, signal)]);
   /** @type {import('../hashing/sha256.js').Sha256 | null} */
   let hasher = null;
   /** @type {(import('../index.js').DiffData | null)[]} */
-  const out = new Array(batch.length).fill(null);
-  for (let i = 0; i < batch.length; i++) {
-    const [tensor] = batch[i];
+  const out = new Array(lefts.length).fill(null);
+  for (let i = 0; i < lefts.length; i++) {
+    const tensor = lefts[i];
     const n = tensor.byteLength;
     if (sameStretch(xs.bytes, xs.at[i], ys.bytes, ys.at[i], n)) continue;
     const x = xs.bytes.subarray(xs.at[i], xs.at[i] + n);
