@@ -112,27 +112,43 @@ export async function diffCheckpoints(a, b, options, open) {
   const [left, right] = await Promise.all(
     [a, b].map((side) => (isOpened(side) ? side : open(side, { ...openOptions, signal }))),
   );
-  const rightByName = new Map(right.tensors.map((t) => [t.name, t]));
-  const leftNames = new Set(left.tensors.map((t) => t.name));
-  const added = right.tensors.filter((t) => !leftNames.has(t.name)).map(brief);
-  const removed = left.tensors.filter((t) => !rightByName.has(t.name)).map(brief);
+  // One pass over each side's tensors: no per-tensor closures or pairs on a million tensors.
+  /** @type {Map<string, number>} */
+  const rightIndex = new Map();
+  right.tensors.forEach((t, i) => rightIndex.set(t.name, i));
+  const matched = new Uint8Array(right.tensors.length);
+  /** @type {DiffResult['tensors']['removed']} */
+  const removed = [];
   /** @type {DiffResult['tensors']['changed']} */
   const changed = [];
-  const sameLayout = left.tensors.filter((t) => {
-    const other = rightByName.get(t.name);
-    if (!other) return false;
-    const shapeChanged = other.shape.length !== t.shape.length || other.shape.some((d, i) => d !== t.shape[i]);
-    if (other.dtype === t.dtype && !shapeChanged) return true;
+  /** @type {TensorInfo[]} */ const sameLeft = [];
+  /** @type {TensorInfo[]} */ const sameRight = [];
+  for (const t of left.tensors) {
+    const i = rightIndex.get(t.name);
+    if (i === undefined) {
+      removed.push(brief(t));
+      continue;
+    }
+    matched[i] = 1;
+    const other = right.tensors[i];
+    const shapeChanged = other.shape.length !== t.shape.length || other.shape.some((d, k) => d !== t.shape[k]);
+    if (other.dtype === t.dtype && !shapeChanged) {
+      sameLeft.push(t);
+      sameRight.push(other);
+      continue;
+    }
     changed.push({
       name: t.name,
       ...(other.dtype !== t.dtype && { dtype: [t.dtype, other.dtype] }),
       ...(shapeChanged && { shape: [t.shape, other.shape] }),
     });
-    return false;
-  });
-  let unchanged = sameLayout.length;
+  }
+  // A name twice on the right (only the last is in rightIndex): by name, as a set.
+  const leftNames = rightIndex.size === right.tensors.length ? null : new Set(left.tensors.map((t) => t.name));
+  const added = right.tensors.filter((t, i) => (leftNames ? !leftNames.has(t.name) : matched[i] === 0)).map(brief);
+  let unchanged = sameLeft.length;
   if (data) {
-    const total = sameLayout.reduce((sum, t) => sum + t.byteLength, 0);
+    const total = sameLeft.reduce((sum, t) => sum + t.byteLength, 0);
     let done = 0;
     const found = (/** @type {TensorInfo} */ tensor, /** @type {import('../index.js').DiffData | null} */ bytes) => {
       if (bytes) {
@@ -142,39 +158,40 @@ export async function diffCheckpoints(a, b, options, open) {
       done += tensor.byteLength;
       onProgress?.(done, total);
     };
-    // Small tensors in batches (both sides read them with getTensors), in order; others streamed.
+    // Small tensors in batches (both sides read them together), in order; others streamed.
     const batching = [left, right].every((side) => side.getTensors && side.getTensor);
     const core = await initSafetensors();
     const storages = new Map(core.tables.dtypes.map((d) => [String(d.name), d.storage]));
     const storageOf = (/** @type {string} */ dtype) => storages.get(dtype) ?? '';
-    /** @type {TensorInfo[]} */
-    let batch = [];
+    let from = 0; // the batch is sameLeft[from, to) and sameRight[from, to)
     let batchBytes = 0;
-    const flush = async () => {
+    const flush = async (/** @type {number} */ to) => {
       throwIfAborted(signal);
       const diffs = await batchDataDiff(
         /** @type {import('./data_batch.js').BatchSide} */ (left),
         /** @type {import('./data_batch.js').BatchSide} */ (right),
-        batch,
+        sameLeft.slice(from, to),
+        sameRight.slice(from, to),
         storageOf,
         signal,
       );
-      batch.forEach((tensor, i) => found(tensor, diffs[i]));
-      batch = [];
+      for (let k = 0; k < diffs.length; k++) found(sameLeft[from + k], diffs[k]);
+      from = to;
       batchBytes = 0;
     };
-    for (const tensor of sameLayout) {
+    for (let i = 0; i < sameLeft.length; i++) {
+      const tensor = sameLeft[i];
       const small = batching && tensor.byteLength <= BATCH_TENSOR_BYTES;
-      if (batch.length > 0 && !(small && fitsBatch(batch, batchBytes, tensor))) await flush();
+      if (i > from && !(small && fitsBatch(i - from, batchBytes, tensor))) await flush(i);
       if (small) {
-        batch.push(tensor);
         batchBytes += tensor.byteLength;
         continue;
       }
       throwIfAborted(signal);
       found(tensor, await dataDiff(left, right, tensor, signal));
+      from = i + 1;
     }
-    if (batch.length > 0) await flush();
+    if (sameLeft.length > from) await flush(sameLeft.length);
   }
   // A file's __metadata__ and an index's metadata are different things: compared only like with like.
   const comparable = Boolean(left.shards) === Boolean(right.shards);

@@ -10,6 +10,8 @@ import { tensorReads } from './tensor_reads.js';
 import { cardAndHashes } from './card_and_hashes.js';
 import { edits } from './edits.js';
 import { toGPU } from '../gpu/to_gpu.js';
+import { setDataReader } from './data_range.js';
+import { untilAborted } from '../core/abort.js';
 
 /**
  * What the methods of one opened file share.
@@ -96,5 +98,6 @@ export async function openFile(input, options, describable) {
     ...edits(opened, () => file),
     toGPU: (device, gpuOptions) => toGPU(file, device, gpuOptions),
   };
+  setDataReader(file, (begin, end, signal) => untilAborted(source.read(header.dataStart + begin, end - begin), signal));
   return file;
 }
