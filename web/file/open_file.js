@@ -9,7 +9,6 @@ import { readSource, verdictOf } from './validate.js';
 import { tensorReads } from './tensor_reads.js';
 import { cardAndHashes } from './card_and_hashes.js';
 import { edits } from './edits.js';
-import { toGPU } from '../gpu/to_gpu.js';
 import { setDataReader } from './data_range.js';
 import { untilAborted } from '../core/abort.js';
 
@@ -96,7 +95,8 @@ export async function openFile(input, options, describable) {
     ...tensorReads(opened),
     ...cardAndHashes(opened, () => file),
     ...edits(opened, () => file),
-    toGPU: (device, gpuOptions) => toGPU(file, device, gpuOptions),
+    // Loaded on the first call: pages that never upload do not download it.
+    toGPU: async (device, gpuOptions) => (await import('../gpu/to_gpu.js')).toGPU(file, device, gpuOptions),
   };
   setDataReader(file, (begin, end, signal) => untilAborted(source.read(header.dataStart + begin, end - begin), signal));
   return file;

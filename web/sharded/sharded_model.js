@@ -12,7 +12,6 @@ import { locateModel } from './shard_sources.js';
 import { unsafeShardReason } from './shard_index.js';
 import { checkShards } from './shard_checks.js';
 import { FIRST_READ_BYTES } from '../source/http_source.js';
-import { toGPU } from '../gpu/to_gpu.js';
 
 /** Shards opened at once unless `concurrency` says otherwise. */
 export const SHARD_CONCURRENCY = 8;
@@ -240,7 +239,7 @@ export async function openShardedModel(source, options, openSafetensors) {
       throwIfAborted(describeOptions.signal);
       return withKvCache(cardObject(await card()), readConfig, core.tables.dtypes, describeOptions.signal);
     },
-    toGPU: (device, gpuOptions) => toGPU(model, device, gpuOptions, notFound),
+    toGPU: async (device, gpuOptions) => (await import('../gpu/to_gpu.js')).toGPU(model, device, gpuOptions, notFound),
   };
   return model;
 }
