@@ -1,4 +1,6 @@
-// The types of scanPickle (web/pickle/scan_pickle.js).
+// The types of scanPickle (web/pickle/scan_pickle.js) and openCheckpoint (web/pickle/open_checkpoint.js).
+
+import type { TensorArray } from '../index.js';
 
 /** How safe a global is: `safe` when torch.load(weights_only=True) accepts it, `unsafe` when a
  *  public scanner (picklescan, modelscan) or torch's own blocklist lists it, `unknown` otherwise. */
@@ -38,4 +40,33 @@ export interface PickleScan {
   verdict: GlobalSafety;
   globals: PickleGlobal[];
   findings: PickleFinding[];
+}
+
+/** One tensor of a checkpoint, as its pickle describes it (sizes in elements). */
+export interface CheckpointTensor {
+  /** dotted path from the root (after `state_dict` is unwrapped), e.g. "model.fc.weight" */
+  name: string;
+  /** the safetensors dtype, e.g. "F32"; null when safetensors has none (complex128, complex32) */
+  dtype: string | null;
+  /** torch's name, e.g. "float32" */
+  torchDtype: string;
+  shape: number[];
+  /** in elements; a view's strides need not be row-major */
+  stride: number[];
+  /** the storage's key (zip record archive/data/<key>); tensors sharing one are tied */
+  storage: string;
+  /** where the view starts in its storage, in elements */
+  storageOffset: number;
+}
+
+/** openCheckpoint's result: the scan, the tensors, and getTensor. */
+export interface Checkpoint extends PickleScan {
+  tensors: CheckpointTensor[];
+  /**
+   * A tensor's values in row-major order, as getTensor of a .safetensors file gives them for
+   * its dtype. Rejects with "TensorNotFound", "UnsupportedConversion" (a dtype safetensors has
+   * no name for), "InvalidTensor" (its storage absent, compressed, or too short for the view)
+   * or "ReadError".
+   */
+  getTensor(name: string): Promise<TensorArray>;
 }
