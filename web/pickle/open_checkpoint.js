@@ -8,6 +8,7 @@ import { toByteSource } from '../source/byte_source.js';
 import { serializeSafetensors } from '../write/writer.js';
 import { openSafetensors } from '../index.js';
 import { fileName, runScan } from './scan_pickle.js';
+import { checkpointToSafetensors } from './checkpoint_convert.js';
 
 /** @typedef {import('./types.js').CheckpointTensor} CheckpointTensor */
 /** @typedef {import('./types.js').Checkpoint} Checkpoint */
@@ -87,8 +88,10 @@ function contiguous(/** @type {number[]} */ shape, /** @type {number[]} */ strid
  * @param {import('../source/byte_source.js').ByteSource} bytes
  * @param {any} t the tensor record
  * @param {StorageRecord | undefined} storage
+ * @param {((start: number, end: number) => Uint8Array | Blob) | null} slice the source's own
+ *   slices (a Blob's, bytes'), used for a contiguous view so that nothing is read or copied
  */
-export async function tensorBytes(bytes, t, storage) {
+export async function tensorBytes(bytes, t, storage, slice = null) {
   const fail = (/** @type {string} */ why) =>
     new SafetensorsError('InvalidTensor', `tensor ${JSON.stringify(t.name)} cannot be read: ${why}`, {
       tensor: t.name,
@@ -103,7 +106,9 @@ export async function tensorBytes(bytes, t, storage) {
   if (first < 0 || end > storage.bytes) {
     throw fail(`its view reaches past its storage's ${storage.bytes} bytes`);
   }
-  const span = await bytes.read(storage.offset + first * size, end - first * size);
+  const start = storage.offset + first * size;
+  if (slice && contiguous(t.shape, t.stride)) return slice(start, storage.offset + end);
+  const span = await bytes.read(start, end - first * size);
   if (contiguous(t.shape, t.stride)) return span;
   return gather(span, -low, t.shape, t.stride, size);
 }
@@ -116,6 +121,12 @@ export async function tensorBytes(bytes, t, storage) {
  */
 export async function openCheckpoint(source) {
   const bytes = await toByteSource(source);
+  const slice =
+    typeof Blob !== 'undefined' && source instanceof Blob
+      ? (/** @type {number} */ a, /** @type {number} */ b) => source.slice(a, b)
+      : source instanceof Uint8Array
+        ? (/** @type {number} */ a, /** @type {number} */ b) => source.subarray(a, b)
+        : null;
   const { tensors: records, storages, ...scan } = await runScan(bytes, fileName(source), true);
   /** @type {Map<string, StorageRecord>} */
   const byKey = new Map(storages.map((/** @type {StorageRecord} */ s) => [s.key, s]));
@@ -131,22 +142,39 @@ export async function openCheckpoint(source) {
     storage: t.storage,
     storageOffset: t.storageOffset,
   }));
-  return {
+  /** A tensor's record, checked: known, and of a dtype safetensors has. */
+  const recordOf = (/** @type {string} */ name) => {
+    const t = byName.get(name);
+    if (!t) throw tensorNotFound(name, tensors, 'this checkpoint');
+    if (!t.dtype) {
+      throw new SafetensorsError(
+        'UnsupportedConversion',
+        `tensor ${JSON.stringify(name)} is torch.${t.torchDtype}, which safetensors has no dtype for`,
+        { tensor: name },
+      );
+    }
+    return t;
+  };
+  /** @type {Checkpoint} */
+  const ckpt = {
     ...scan,
     tensors,
     async getTensor(name) {
-      const t = byName.get(name);
-      if (!t) throw tensorNotFound(name, tensors, 'this checkpoint');
-      if (!t.dtype) {
-        throw new SafetensorsError(
-          'UnsupportedConversion',
-          `tensor ${JSON.stringify(name)} is torch.${t.torchDtype}, which safetensors has no dtype for`,
-          { tensor: name },
-        );
-      }
+      const t = recordOf(name);
       const data = await tensorBytes(bytes, t, byKey.get(t.storage));
       const one = await serializeSafetensors([{ name, dtype: t.dtype, shape: t.shape, data }]);
       return (await openSafetensors(one)).getTensor(name);
     },
+    toSafetensors(options) {
+      return checkpointToSafetensors(
+        ckpt,
+        (name) => {
+          const t = recordOf(name);
+          return tensorBytes(bytes, t, byKey.get(t.storage), slice);
+        },
+        options,
+      );
+    },
   };
+  return ckpt;
 }

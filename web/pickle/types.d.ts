@@ -69,4 +69,23 @@ export interface Checkpoint extends PickleScan {
    * or "ReadError".
    */
   getTensor(name: string): Promise<TensorArray>;
+  /**
+   * The tensors as a .safetensors file, byte for byte what
+   * `safetensors.torch.save_file(state_dict, metadata={"format": "pt"})` writes (metadata
+   * defaults to that). Contiguous tensors are slices of a Blob or bytes source; views are
+   * written as contiguous copies; tied tensors (one storage, two names) are both written whole.
+   * Rejects with "UnsafeCheckpoint" (naming the globals) when the file names any global that is
+   * not `safe`, unless `allowUnsafeGlobals`; then the tensors alone are written and the metadata
+   * key `safetensors_wasm.left_behind_globals` lists those globals. Rejects like getTensor for a
+   * tensor it cannot read or a dtype safetensors lacks.
+   */
+  toSafetensors(options?: CheckpointConvertOptions): Promise<Blob>;
+}
+
+/** Checkpoint.toSafetensors's options. */
+export interface CheckpointConvertOptions {
+  /** The output's metadata; default `{ format: "pt" }`, as HF's convert script writes. */
+  metadata?: Record<string, string> | null;
+  /** Convert a file that names unsafe or unknown globals (its tensors only; nothing is run). */
+  allowUnsafeGlobals?: boolean;
 }
