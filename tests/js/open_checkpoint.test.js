@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { openCheckpoint, scanPickle, SafetensorsError } from '../../web/index.js';
 import { rejection } from './fixtures.js';
+import { tensorBytes } from '../../web/pickle/open_checkpoint.js';
 
 const DIR = fileURLToPath(new URL('../checkpoints/', import.meta.url));
 const EXPECTED = JSON.parse(await readFile(`${DIR}expected.json`, 'utf8'));
@@ -115,4 +116,43 @@ test('an unknown name is TensorNotFound', async () => {
   const error = await rejection(ckpt.getTensor('nope'));
   expect(error).toBeInstanceOf(SafetensorsError);
   expect(error.code).toBe('TensorNotFound');
+});
+
+describe("tensorBytes on records torch does not write (the pickle is a stranger's)", () => {
+  const storage = { key: '0', offset: 0, bytes: 16, stored: true };
+  const source = {
+    size: 16,
+    read: async (/** @type {number} */ at, /** @type {number} */ n) => new Uint8Array(n).fill(at),
+  };
+  const record = (/** @type {object} */ over) => ({
+    name: 'w',
+    storage: '0',
+    elementSize: 4,
+    storageOffset: 0,
+    shape: [2],
+    stride: [1],
+    ...over,
+  });
+
+  test.each([
+    ['a negative size', { shape: [-2] }, 'InvalidTensor'],
+    ['a size that is no integer', { shape: [1.5] }, 'InvalidTensor'],
+    ['a view past its storage', { storageOffset: 3 }, 'InvalidTensor'],
+    ['a stride-0 view of 2^40 elements', { shape: [2 ** 40], stride: [0] }, 'TensorTooLarge'],
+  ])('%s is a typed error', async (_, over, code) => {
+    const error = await rejection(tensorBytes(/** @type {any} */ (source), record(over), storage));
+    expect(error).toBeInstanceOf(SafetensorsError);
+    expect(error.code).toBe(code);
+  });
+
+  test('a stride-0 view (expand) repeats its one element; a compressed storage is refused', async () => {
+    const bytes = await tensorBytes(
+      /** @type {any} */ (source),
+      record({ shape: [3], stride: [0], storageOffset: 1 }),
+      storage,
+    );
+    expect(Array.from(bytes)).toEqual(new Array(12).fill(4));
+    const error = await rejection(tensorBytes(/** @type {any} */ (source), record({}), { ...storage, stored: false }));
+    expect(error.code).toBe('InvalidTensor');
+  });
 });

@@ -14,6 +14,9 @@ import { checkpointToSafetensors } from './checkpoint_convert.js';
 /** @typedef {import('./types.js').Checkpoint} Checkpoint */
 /** @typedef {{ key: string, offset: number, bytes: number, stored: boolean }} StorageRecord */
 
+/** The most bytes one tensor is read into (a view with stride 0 can claim far more than its storage). */
+const MAX_TENSOR_BYTES = 2 ** 31;
+
 /** The prefix unwrapped, as HF's convert script, ComfyUI and kohya do (`ckpt["state_dict"]`). */
 const STATE_DICT = 'state_dict.';
 
@@ -56,7 +59,7 @@ function viewSpan(shape, stride) {
  */
 function gather(span, base, shape, stride, size) {
   const count = shape.reduce((a, b) => a * b, 1);
-  const out = new Uint8Array(count * size);
+  const out = new Uint8Array(count * size); // count * size is checked by tensorBytes
   const index = new Array(shape.length).fill(0);
   let at = base;
   for (let i = 0; i < count; i++) {
@@ -97,6 +100,18 @@ export async function tensorBytes(bytes, t, storage, slice = null) {
       tensor: t.name,
     });
   if (!storage) throw fail(`its storage ${JSON.stringify(t.storage)} is not in the file`);
+  const whole = (/** @type {unknown[]} */ list) => list.every((n) => Number.isSafeInteger(n));
+  if (!whole(t.shape) || !whole(t.stride) || t.shape.some((/** @type {number} */ n) => n < 0)) {
+    throw fail(`its shape [${t.shape}] or stride [${t.stride}] is not one torch writes`);
+  }
+  const length = t.shape.reduce((/** @type {number} */ a, /** @type {number} */ b) => a * b, t.elementSize);
+  if (length > MAX_TENSOR_BYTES) {
+    throw new SafetensorsError(
+      'TensorTooLarge',
+      `tensor ${JSON.stringify(t.name)} is ${length} bytes once contiguous, more than one array holds here (${MAX_TENSOR_BYTES})`,
+      { tensor: t.name },
+    );
+  }
   if (!storage.stored) throw fail(`its storage ${JSON.stringify(t.storage)} is compressed`);
   const size = t.elementSize;
   const { low, high } = viewSpan(t.shape, t.stride);
