@@ -79,6 +79,23 @@ void write_tensor(const pickle::TensorRecord& t, Json& json) {
   json.end_object();
 }
 
+// { name, value }: a plain value as JSON (an int beyond 2^53 loses precision, as in JavaScript).
+void write_object(const pickle::PickleResult& p, const pickle::ObjectRecord& o, Json& json) {
+  const pickle::Value& v = p.at(o.value);
+  json.begin_object();
+  json.key("name");
+  json.string(o.name);
+  json.key("value");
+  switch (v.kind) {
+    case pickle::Kind::Bool: json.boolean(v.integer != 0); break;
+    case pickle::Kind::Int: json.number(static_cast<double>(v.integer)); break;
+    case pickle::Kind::Float: json.number(v.real); break;
+    case pickle::Kind::Str: json.string(v.text); break;
+    default: json.null(); break;
+  }
+  json.end_object();
+}
+
 }  // namespace
 
 void write_scan_json(const ScanReport& report, std::string_view file, std::string& out) {
@@ -96,6 +113,12 @@ void write_checkpoint_json(const Checkpoint& checkpoint, std::string_view file, 
   json.begin_array();
   for (const pickle::TensorRecord& t : checkpoint.contents.tensors) write_tensor(t, json);
   json.end_array();
+  json.key("objects");
+  json.begin_array();
+  for (const pickle::ObjectRecord& o : checkpoint.contents.objects) write_object(checkpoint.data, o, json);
+  json.end_array();
+  json.key("objectsLeftOut");
+  json.number(static_cast<double>(checkpoint.contents.objects_left_out));
   json.key("storages");
   json.begin_array();
   for (const StorageLocation& s : checkpoint.storages) {

@@ -16,7 +16,8 @@ void write_scan_json(const ScanReport& report, std::string_view file, std::strin
 
 /// @brief Appends the report of `checkpoint` with its contents: the same object plus "tensors":
 /// [{ name, storage, torchDtype, dtype (the safetensors name, or null), elementSize,
-/// storageOffset, shape, stride (in elements), parameter }] and "storages": [{ key, offset,
+/// storageOffset, shape, stride (in elements), parameter }], "objects": [{ name, value }] (the
+/// plain values met: None, bool, int, float, str), "objectsLeftOut" and "storages": [{ key, offset,
 /// bytes, stored }] (each storage's bytes in the file; stored false when deflated).
 void write_checkpoint_json(const Checkpoint& checkpoint, std::string_view file, std::string& out);
 

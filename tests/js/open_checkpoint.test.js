@@ -104,6 +104,19 @@ test('a Lightning checkpoint is its state_dict: the optimizer states are left ou
   expect(Object.keys(EXPECTED['lightning.ckpt'].tensors).some((n) => n.startsWith('optimizer_states'))).toBe(true);
 });
 
+test("a Lightning checkpoint's plain values are its objects, under their own names", async () => {
+  const ckpt = await openCheckpoint(`${DIR}lightning.ckpt`);
+  // make_checkpoints.py: epoch 3, global_step 120, 'pytorch-lightning_version' '1.9.0'.
+  expect(ckpt.objects).toEqual(
+    expect.arrayContaining([
+      { name: 'epoch', value: 3 },
+      { name: 'global_step', value: 120 },
+      { name: 'pytorch-lightning_version', value: '1.9.0' },
+    ]),
+  );
+  expect(ckpt.objectsLeftOut).toBe(0);
+});
+
 test('tied tensors share one storage and read the same values', async () => {
   const ckpt = await openCheckpoint(`${DIR}tied.pt`);
   const [enc, dec] = ['encoder.weight', 'decoder.weight'].map((n) => ckpt.tensors.find((t) => t.name === n));

@@ -98,5 +98,15 @@ TEST(ScanSession, WithContentsGivesTheDirectReadsTensorsAndStorageOffsets) {
   }
 }
 
+TEST(ScanSession, WithContentsListsThePlainValues) {
+  const std::string file = file_bytes(checkpoints_dir() / "lightning.ckpt");
+  ASSERT_FALSE(file.empty());
+  const std::string json = drive(file, "lightning.ckpt", true).json;
+  // make_checkpoints.py's Lightning-style checkpoint: epoch 3, global_step 120.
+  EXPECT_NE(json.find("{\"name\":\"epoch\",\"value\":3}"), std::string::npos) << json;
+  EXPECT_NE(json.find("{\"name\":\"global_step\",\"value\":120}"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"objectsLeftOut\":0"), std::string::npos) << json;
+}
+
 }  // namespace
 }  // namespace safetensors::testing

@@ -258,5 +258,8 @@ export async function checkpoints(file: File): Promise<number> {
   const dtype: string | null = first?.dtype ?? null;
   // @ts-expect-error a stride is numbers
   const wrong: string[] = first?.stride ?? [];
-  return values.length + (dtype?.length ?? 0) + ckpt.globals.length + wrong.length;
+  const epoch: string | number | boolean | null | undefined = ckpt.objects.find((o) => o.name === 'epoch')?.value;
+  return (
+    values.length + (dtype?.length ?? 0) + ckpt.globals.length + wrong.length + Number(epoch) + ckpt.objectsLeftOut
+  );
 }

@@ -142,7 +142,7 @@ export async function openCheckpoint(source) {
       : source instanceof Uint8Array
         ? (/** @type {number} */ a, /** @type {number} */ b) => source.subarray(a, b)
         : null;
-  const { tensors: records, storages, ...scan } = await runScan(bytes, fileName(source), true);
+  const { tensors: records, storages, objects, objectsLeftOut, ...scan } = await runScan(bytes, fileName(source), true);
   /** @type {Map<string, StorageRecord>} */
   const byKey = new Map(storages.map((/** @type {StorageRecord} */ s) => [s.key, s]));
   const kept = unwrap(records);
@@ -174,6 +174,8 @@ export async function openCheckpoint(source) {
   const ckpt = {
     ...scan,
     tensors,
+    objects,
+    objectsLeftOut,
     async getTensor(name) {
       const t = recordOf(name);
       const data = await tensorBytes(bytes, t, byKey.get(t.storage));

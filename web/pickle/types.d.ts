@@ -59,9 +59,22 @@ export interface CheckpointTensor {
   storageOffset: number;
 }
 
+/** A plain value of a checkpoint (an int beyond 2^53 loses precision; NaN and infinities are null). */
+export interface CheckpointObject {
+  name: string;
+  value: string | number | boolean | null;
+}
+
 /** openCheckpoint's result: the scan, the tensors, and getTensor. */
 export interface Checkpoint extends PickleScan {
   tensors: CheckpointTensor[];
+  /**
+   * The plain values the pickle holds besides tensors (None, bool, int, float, str), under their
+   * dotted names from the root, e.g. `{ name: "epoch", value: 3 }`; not unwrapped. At most 4,096.
+   */
+  objects: CheckpointObject[];
+  /** Plain values past the first 4,096, not listed. */
+  objectsLeftOut: number;
   /**
    * A tensor's values in row-major order, as getTensor of a .safetensors file gives them for
    * its dtype. Rejects with "TensorNotFound", "UnsupportedConversion" (a dtype safetensors has
