@@ -30,7 +30,7 @@ import type { ByteReader, SafetensorsSource } from './source/types.js';
 import type { DataScan } from './tensors/types.js';
 import type { TensorToWrite } from './write/types.js';
 import type { CheckAdapterOptions, CheckAdapterResult, DiffOptions, DiffResult } from './compare/types.js';
-import type { PickleScan } from './pickle/types.js';
+import type { Checkpoint, PickleScan } from './pickle/types.js';
 import type { ModelSource, SignatureVerification, VerifySignatureOptions } from './signing/types.js';
 
 /**
@@ -166,3 +166,17 @@ export function verifyModelSignature(
  * if (scan.verdict !== 'safe') console.log(scan.globals.filter((g) => g.safety !== 'safe'));
  */
 export function scanPickle(source: SafetensorsSource | ByteReader): Promise<PickleScan>;
+
+/**
+ * Opens a PyTorch checkpoint (the torch zip or the legacy format) without running it: the scan
+ * of scanPickle, the tensors its pickle describes (names joined with dots; a `state_dict` entry
+ * unwrapped, as HF's convert script, ComfyUI and kohya do), and getTensor, which reads a
+ * tensor's storage bytes by range (views at storage offsets, strided and transposed views
+ * gathered) and returns what getTensor of a .safetensors file returns for that dtype. Loads its
+ * code and the pickle wasm module on first use. Rejects like scanPickle when the source cannot
+ * be read.
+ * @example
+ * const ckpt = await openCheckpoint(file);
+ * const first = await ckpt.getTensor(ckpt.tensors[0].name);
+ */
+export function openCheckpoint(source: SafetensorsSource | ByteReader): Promise<Checkpoint>;

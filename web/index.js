@@ -21,6 +21,17 @@ export { scanPickle } from './pickle/scan_pickle.js';
 export { openSafetensorsIndex };
 
 /**
+ * Opens a PyTorch checkpoint without running it: its scan, its tensors and getTensor. Its code
+ * (web/pickle/open_checkpoint.js) loads on first use, so pages that open only .safetensors
+ * files do not download it.
+ * @param {unknown} source
+ * @returns {Promise<import('./index.js').Checkpoint>}
+ */
+export async function openCheckpoint(source) {
+  return (await import('./pickle/open_checkpoint.js')).openCheckpoint(source);
+}
+
+/**
  * Reads the header of a .safetensors file and returns its tensors and metadata, its
  * report, and getTensor() to read tensors. Only the first 8 + N bytes are read here.
  * @param {import('./index.js').SafetensorsSource} input

@@ -62,6 +62,16 @@ class Walker {
         for (std::size_t i = 0; i < val.items.size(); ++i) walk(val.items[i], join(path, std::to_string(i)), depth + 1);
         return;
       case Kind::Call: return walk_call(v, path, depth);
+      case Kind::None:
+      case Kind::Bool:
+      case Kind::Int:
+      case Kind::Float:
+      case Kind::Str:
+        if (out.objects.size() < kMaxObjects)
+          out.objects.push_back({path, v});
+        else
+          ++out.objects_left_out;
+        return;
       default: return;
     }
   }

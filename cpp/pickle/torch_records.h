@@ -60,10 +60,21 @@ struct TensorFinding {
   std::string name;   ///< the dotted path
 };
 
+/// @brief A plain value met on the way (None, bool, int, float, str): `epoch`, `global_step`, ...
+struct ObjectRecord {
+  std::string name;  ///< the dotted path
+  ValueId value;     ///< in the arena
+};
+
+/// @brief The most ObjectRecords kept; more are counted in objects_left_out.
+inline constexpr std::size_t kMaxObjects = 4096;
+
 /// @brief Everything read.
 struct TorchContents {
   std::vector<TensorRecord> tensors;    ///< in the order met
   std::vector<TensorFinding> findings;  ///< calls that looked like tensors and were not
+  std::vector<ObjectRecord> objects;    ///< plain values, in the order met (at most kMaxObjects)
+  std::uint64_t objects_left_out = 0;   ///< plain values past kMaxObjects
 };
 
 /// @brief Reads the tensors reachable from `pickle.root`.

@@ -6,9 +6,10 @@
 
 namespace safetensors::scan {
 
-void write_scan_json(const ScanReport& report, std::string_view file, std::string& out) {
-  Json json(out);
-  json.begin_object();
+namespace {
+
+// The report's fields, inside an object the caller opened.
+void write_report_fields(const ScanReport& report, std::string_view file, Json& json) {
   json.key("file");
   json.string(file);
   json.key("format");
@@ -40,6 +41,96 @@ void write_scan_json(const ScanReport& report, std::string_view file, std::strin
     json.string(finding.message);
     json.key("where");
     json.string(finding.where);
+    json.end_object();
+  }
+  json.end_array();
+}
+
+void write_int_array(const std::vector<std::int64_t>& values, Json& json) {
+  json.begin_array();
+  for (const std::int64_t v : values) json.number(static_cast<double>(v));
+  json.end_array();
+}
+
+void write_tensor(const pickle::TensorRecord& t, Json& json) {
+  const pickle::TorchDtypeInfo& dtype = pickle::kTorchDtypes[t.dtype];
+  json.begin_object();
+  json.key("name");
+  json.string(t.name);
+  json.key("storage");
+  json.string(t.storage_key);
+  json.key("torchDtype");
+  json.string(dtype.name);
+  json.key("dtype");
+  if (dtype.safetensors)
+    json.string(dtype_name(*dtype.safetensors));
+  else
+    json.null();
+  json.key("elementSize");
+  json.number(dtype.element_size);
+  json.key("storageOffset");
+  json.number(static_cast<double>(t.storage_offset));
+  json.key("shape");
+  write_int_array(t.size, json);
+  json.key("stride");
+  write_int_array(t.stride, json);
+  json.key("parameter");
+  json.boolean(t.parameter);
+  json.end_object();
+}
+
+// { name, value }: a plain value as JSON (an int beyond 2^53 loses precision, as in JavaScript).
+void write_object(const pickle::PickleResult& p, const pickle::ObjectRecord& o, Json& json) {
+  const pickle::Value& v = p.at(o.value);
+  json.begin_object();
+  json.key("name");
+  json.string(o.name);
+  json.key("value");
+  switch (v.kind) {
+    case pickle::Kind::Bool: json.boolean(v.integer != 0); break;
+    case pickle::Kind::Int: json.number(static_cast<double>(v.integer)); break;
+    case pickle::Kind::Float: json.number(v.real); break;
+    case pickle::Kind::Str: json.string(v.text); break;
+    default: json.null(); break;
+  }
+  json.end_object();
+}
+
+}  // namespace
+
+void write_scan_json(const ScanReport& report, std::string_view file, std::string& out) {
+  Json json(out);
+  json.begin_object();
+  write_report_fields(report, file, json);
+  json.end_object();
+}
+
+void write_checkpoint_json(const Checkpoint& checkpoint, std::string_view file, std::string& out) {
+  Json json(out);
+  json.begin_object();
+  write_report_fields(checkpoint.report, file, json);
+  json.key("tensors");
+  json.begin_array();
+  for (const pickle::TensorRecord& t : checkpoint.contents.tensors) write_tensor(t, json);
+  json.end_array();
+  json.key("objects");
+  json.begin_array();
+  for (const pickle::ObjectRecord& o : checkpoint.contents.objects) write_object(checkpoint.data, o, json);
+  json.end_array();
+  json.key("objectsLeftOut");
+  json.number(static_cast<double>(checkpoint.contents.objects_left_out));
+  json.key("storages");
+  json.begin_array();
+  for (const StorageLocation& s : checkpoint.storages) {
+    json.begin_object();
+    json.key("key");
+    json.string(s.key);
+    json.key("offset");
+    json.number(static_cast<double>(s.offset));
+    json.key("bytes");
+    json.number(static_cast<double>(s.bytes));
+    json.key("stored");
+    json.boolean(s.stored);
     json.end_object();
   }
   json.end_array();

@@ -91,6 +91,7 @@ EMSCRIPTEN_BINDINGS(safetensors_pickle) {
       .constructor<std::uint64_t, std::string>()
       .function("reserve", &PickleScanSession::reserve)
       .function("add", &PickleScanSession::add)
+      .function("wantContents", &PickleScanSession::want_contents)
       .function("round", &PickleScanSession::round)
       .function("inflateInput", &inflate_input)
       .function("inflateSize", &PickleScanSession::inflate_size)

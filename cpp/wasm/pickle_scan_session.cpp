@@ -21,7 +21,7 @@ void PickleScanSession::add(std::uint64_t offset) { cache_.add(offset, std::move
 
 std::string PickleScanSession::round() {
   scan::ReadOptions options;
-  options.locate_storages = false;  // a scan reads the pickles and the directory only
+  options.locate_storages = contents_;  // a scan reads the pickles and the directory only
   options.file_name = file_name_;
   options.inflate = [this](std::span<const std::uint8_t> input, std::uint64_t size) {
     std::vector<std::uint8_t> key(input.begin(), input.end());
@@ -33,7 +33,10 @@ std::string PickleScanSession::round() {
   scan::RangeRun run = scan::read_checkpoint_round(cache_, options);
   std::string json;
   if (run.complete && waiting_.empty()) {
-    scan::write_scan_json(run.checkpoint.report, file_name_, json);
+    if (contents_)
+      scan::write_checkpoint_json(run.checkpoint, file_name_, json);
+    else
+      scan::write_scan_json(run.checkpoint.report, file_name_, json);
     return json;
   }
   Json out(json);

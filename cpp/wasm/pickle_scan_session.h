@@ -21,6 +21,10 @@ class PickleScanSession {
   /// @brief A scan of a file of `size` bytes named `file_name` (may be empty).
   PickleScanSession(std::uint64_t size, std::string file_name);
 
+  /// @brief Asks for the contents too: storages located (their local headers read) and the
+  /// complete round's JSON written by write_checkpoint_json (tensors, storages).
+  void want_contents(bool on) { contents_ = on; }
+
   /// @brief The address of room for `length` bytes that add() or inflated() then takes.
   std::uintptr_t reserve(std::size_t length);
   /// @brief Adds the bytes written at reserve()'s pointer as the file's bytes at `offset`.
@@ -41,6 +45,7 @@ class PickleScanSession {
  private:
   scan::RangeCache cache_;
   std::string file_name_;
+  bool contents_ = false;
   std::vector<std::uint8_t> pending_;  // what reserve() gave
   struct Waiting {
     std::vector<std::uint8_t> input;

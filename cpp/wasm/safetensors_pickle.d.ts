@@ -17,6 +17,8 @@ export interface PickleScan {
   reserve(length: number): number;
   /** Files the reserved bytes as the file's bytes at `offset`. */
   add(offset: bigint): void;
+  /** true: locate the storages too, and end with the tensors and storages (openCheckpoint). */
+  wantContents(on: boolean): void;
   /** One round as JSON: the scan report, or `{ misses: [[offset, length]], inflate: count }`. */
   round(): string;
   /** The first record waiting to be inflated (raw deflate), a view to copy; null when none. */

@@ -1,6 +1,6 @@
 // The JS-level fuzz pass (make fuzz; a bounded one in make fuzz-smoke): seeded mutants of the
-// reference's conformance and edge files, the crafted finding files, and the wild and real
-// fixtures, each through every entry point (entry_points.js). Counts results, typed errors,
+// reference's conformance and edge files, the crafted finding files, the wild and real
+// fixtures, and the torch.save checkpoints of tests/checkpoints, each through every entry point (entry_points.js). Counts results, typed errors,
 // untyped errors and InternalErrors, and times each entry against a plain validate of the same
 // file: the library's entries against validateSafetensors(bytes), the CLI's verbs against the
 // CLI's `validate FILE`. Exits 1 on any untyped error, any InternalError, or any entry over
@@ -45,12 +45,15 @@ const seed = option('--seed', 1);
 const FAILED_DIR = fileURLToPath(new URL('../../build/fuzz/entry_points_failed/', import.meta.url));
 const SHARED = fileURLToPath(new URL('../../../shared/fixtures/', import.meta.url));
 
-/** Every *.safetensors under `dir` (recursively), or none when it is absent. */
-async function filesUnder(/** @type {string} */ dir) {
+const CHECKPOINTS = fileURLToPath(new URL('../checkpoints/', import.meta.url));
+const PICKLE_FILE = /\.(pt|ckpt|pkl|npy|npz)$/;
+
+/** Every *.safetensors (or file whose name `pattern` matches) under `dir` (recursively), or none when it is absent. */
+async function filesUnder(/** @type {string} */ dir, pattern = /\.safetensors$/) {
   if (!existsSync(dir)) return [];
   const out = [];
   for (const e of await readdir(dir, { withFileTypes: true, recursive: true })) {
-    if (e.isFile() && e.name.endsWith('.safetensors')) out.push(join(e.parentPath ?? e.path, e.name));
+    if (e.isFile() && pattern.test(e.name)) out.push(join(e.parentPath ?? e.path, e.name));
   }
   return out.sort();
 }
@@ -72,10 +75,14 @@ async function seedFiles(/** @type {string} */ scratch) {
     ...mutants,
     ...(await filesUnder(join(SHARED, 'wild'))),
     ...(await filesUnder(join(SHARED, 'real'))),
+    ...(await filesUnder(CHECKPOINTS, PICKLE_FILE)), // torch.save's checkpoints, for scanPickle
   ];
   for (const path of paths) {
     if ((await stat(path)).size > MAX_SEED_BYTES) continue;
-    seeds.set(path.replace(SHARED, '').replace(scratch, ''), new Uint8Array(await readFile(path)));
+    seeds.set(
+      path.replace(SHARED, '').replace(scratch, '').replace(CHECKPOINTS, 'checkpoints/'),
+      new Uint8Array(await readFile(path)),
+    );
   }
   return seeds;
 }
@@ -106,7 +113,9 @@ async function main() {
   let stopped = false;
   try {
     const seeds = await seedFiles(scratch);
-    await timed(VALIDATE_BYTES, await inputIn(scratch, new Uint8Array(8), new Uint8Array(8))); // the core loads untimed
+    const empty = await inputIn(scratch, new Uint8Array(8), new Uint8Array(8));
+    await timed(VALIDATE_BYTES, empty); // the core loads untimed
+    await timed(ENTRY_POINTS.scanPickle, empty); // and so does the pickle module
     const names = [...seeds.keys()];
     // Every seed once, then its mutants in turn, round-robin, until the time is up.
     outer: for (let round = -1; round < perSeed; round++) {

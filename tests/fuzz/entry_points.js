@@ -1,6 +1,7 @@
 // Every public entry point, as the entry-point fuzz pass (entry_points.fuzz.js) and its Node
 // test drive them on one input: the library's (validate with describe/hash/scanData, open +
-// describe() + card.modules, getTensors, hash, diff, checkAdapter, convert, edit) and the CLI's
+// describe() + card.modules, getTensors, hash, diff, checkAdapter, convert, edit, scanPickle,
+// openCheckpoint + toSafetensors) and the CLI's
 // verbs, run in this process with their output silenced, on the input's file.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -10,6 +11,8 @@ import {
   diffSafetensors,
   openSafetensors,
   SafetensorsError,
+  scanPickle,
+  openCheckpoint,
   validateSafetensors,
 } from '../../web/index.js';
 import { parseCommand } from '../../web/cli/usage.js';
@@ -102,6 +105,9 @@ export const ENTRY_POINTS = {
   diffSafetensors: ({ bytes, original }) => diffSafetensors(bytes, original, { data: true }),
   checkAdapter: ({ bytes, original }) => checkAdapter(bytes, original),
   'checkAdapter as base': ({ bytes, original }) => checkAdapter(original, bytes),
+  scanPickle: ({ bytes }) => scanPickle(bytes),
+  'openCheckpoint toSafetensors': async ({ bytes }) =>
+    (await openCheckpoint(bytes)).toSafetensors({ allowUnsafeGlobals: true }),
   'cli validate': cli('validate', ['--json', '--scan-data', '--hash', 'IN']),
   'cli inspect': cli('inspect', ['IN']),
   'cli inspect --json': cli('inspect', ['--json', 'IN']),

@@ -19,8 +19,9 @@ struct Driven {
 };
 
 // Runs rounds until one is a report; every record to inflate fails (no zlib here).
-Driven drive(const std::string& file, const std::string& name) {
+Driven drive(const std::string& file, const std::string& name, bool contents = false) {
   PickleScanSession session(file.size(), name);
+  session.want_contents(contents);
   Driven out;
   while (out.rounds < 50) {
     out.json = session.round();
@@ -72,6 +73,39 @@ TEST(ScanSession, AsksTheCallerToInflateADeflatedPickle) {
   EXPECT_GE(driven.inflate_asked, 1);
   // Not inflated: the report says so rather than passing the file as safe.
   EXPECT_NE(driven.json.find("\"verdict\":\"unknown\""), std::string::npos) << driven.json;
+}
+
+TEST(ScanSession, WithContentsGivesTheDirectReadsTensorsAndStorageOffsets) {
+  for (const std::string name : {"views.pt", "legacy.pt", "tied.pt"}) {
+    const std::string file = file_bytes(checkpoints_dir() / name);
+    ASSERT_FALSE(file.empty()) << name;
+    scan::ReadOptions options;
+    options.file_name = name;
+    MemorySource source(file);
+    const scan::Checkpoint checkpoint = scan::read_checkpoint(source, options);
+    ASSERT_FALSE(checkpoint.contents.tensors.empty()) << name;
+    ASSERT_FALSE(checkpoint.storages.empty()) << name;
+    std::string direct;
+    scan::write_checkpoint_json(checkpoint, name, direct);
+    const Driven driven = drive(file, name, true);
+    EXPECT_EQ(driven.json, direct) << name;
+    // Each tensor's storage and its offset in the file are in the JSON.
+    const scan::StorageLocation& first = checkpoint.storages.front();
+    const std::string storage = "{\"key\":\"" + first.key + "\",\"offset\":" + std::to_string(first.offset) + ",";
+    EXPECT_NE(driven.json.find(storage), std::string::npos) << driven.json;
+    const std::string tensor = "{\"name\":\"" + checkpoint.contents.tensors.front().name + "\",\"storage\":";
+    EXPECT_NE(driven.json.find(tensor), std::string::npos) << driven.json;
+  }
+}
+
+TEST(ScanSession, WithContentsListsThePlainValues) {
+  const std::string file = file_bytes(checkpoints_dir() / "lightning.ckpt");
+  ASSERT_FALSE(file.empty());
+  const std::string json = drive(file, "lightning.ckpt", true).json;
+  // make_checkpoints.py's Lightning-style checkpoint: epoch 3, global_step 120.
+  EXPECT_NE(json.find("{\"name\":\"epoch\",\"value\":3}"), std::string::npos) << json;
+  EXPECT_NE(json.find("{\"name\":\"global_step\",\"value\":120}"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"objectsLeftOut\":0"), std::string::npos) << json;
 }
 
 }  // namespace

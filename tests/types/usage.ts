@@ -249,3 +249,17 @@ export async function pickles(file: File): Promise<string[]> {
     String(wrong),
   ];
 }
+
+export async function checkpoints(file: File): Promise<number> {
+  const { openCheckpoint } = await import('../../web/index.js');
+  const ckpt: import('../../web/index.js').Checkpoint = await openCheckpoint(file);
+  const first: import('../../web/index.js').CheckpointTensor | undefined = ckpt.tensors[0];
+  const values: import('../../web/index.js').TensorArray = await ckpt.getTensor(first?.name ?? 'w');
+  const dtype: string | null = first?.dtype ?? null;
+  // @ts-expect-error a stride is numbers
+  const wrong: string[] = first?.stride ?? [];
+  const epoch: string | number | boolean | null | undefined = ckpt.objects.find((o) => o.name === 'epoch')?.value;
+  return (
+    values.length + (dtype?.length ?? 0) + ckpt.globals.length + wrong.length + Number(epoch) + ckpt.objectsLeftOut
+  );
+}

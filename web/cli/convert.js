@@ -1,8 +1,84 @@
 // safetensors-wasm convert: FILE with its float tensors rounded to F16 or BF16 (the others
-// copied), written to OUT whole or not at all.
+// copied), or, without --to, a PyTorch checkpoint's tensors as a .safetensors file (nothing in
+// it run; --verify reads both back and compares every tensor), written to OUT whole or not at all.
+import { openAsBlob } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { openCheckpoint, openSafetensors } from '../index.js';
+import { writeParts } from '../write/node_write.js';
 import { counted, printable } from './text.js';
-import { withInput } from './files.js';
+import { withFile, withInput } from './files.js';
 import { misuse } from './usage.js';
+
+/**
+ * Whether two tensor arrays hold the same elements, bit for bit (NaN equal to the same NaN).
+ * @param {ArrayBufferView} a
+ * @param {ArrayBufferView} b
+ */
+function sameBytes(a, b) {
+  const x = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+  const y = new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+  return x.length === y.length && x.every((v, i) => v === y[i]);
+}
+
+/**
+ * A checkpoint FILE's tensors written to OUT; with --verify, both files read back and every
+ * tensor compared. Exit 1 when refused (a global that is not safe, without
+ * --allow-unsafe-globals), unreadable, or different.
+ * @param {import('./usage.js').Parsed} parsed
+ * @param {string} file
+ * @param {string} out
+ */
+async function convertCheckpoint(parsed, file, out) {
+  try {
+    // A local file is opened as a Blob, so that contiguous tensors are written as slices of it,
+    // streamed: memory stays bounded whatever the checkpoint's size.
+    const local = file !== '-' && !/^https?:\/\//i.test(file);
+    const opened = async (/** @type {(source: import('../index.js').SafetensorsSource) => Promise<number>} */ fn) => {
+      if (!local) return withFile(file, fn);
+      await stat(file); // its error names the file; openAsBlob's does not
+      return fn(await openAsBlob(file));
+    };
+    return await opened(async (source) => {
+      const ckpt = await openCheckpoint(source);
+      if (ckpt.format !== 'pytorch-zip' && ckpt.format !== 'pytorch-legacy') {
+        throw new Error(
+          `${file} is not a PyTorch checkpoint (${ckpt.format}); for a .safetensors file give --to f16|bf16`,
+        );
+      }
+      const blob = await ckpt.toSafetensors({ allowUnsafeGlobals: parsed.has('--allow-unsafe-globals') });
+      await writeParts(out, [blob]);
+      const made = `${counted(ckpt.tensors.length, 'tensor')} from ${file} (${ckpt.format}, verdict ${ckpt.verdict})`;
+      console.log(printable(`wrote ${out}: ${made}, ${blob.size.toLocaleString('en')} bytes`));
+      return parsed.has('--verify')
+        ? withFile(out, async (written) => verify(ckpt, await openSafetensors(written), out))
+        : 0;
+    });
+  } catch (error) {
+    const hint = /** @type {any} */ (error)?.code === 'UnsafeCheckpoint' ? ' (here: --allow-unsafe-globals)' : '';
+    console.error(printable(`convert: ${error instanceof Error ? error.message : error}${hint}`));
+    return 1;
+  }
+}
+
+/**
+ * Every tensor of the checkpoint read again and compared with the written file's: 0 when all
+ * are equal and the file has no other, else 1.
+ * @param {import('../index.js').Checkpoint} ckpt
+ * @param {import('../index.js').SafetensorsFile} written
+ * @param {string} out
+ */
+async function verify(ckpt, written, out) {
+  const names = new Set(written.tensors.map((t) => t.name));
+  let same = 0;
+  for (const t of ckpt.tensors) {
+    if (names.has(t.name) && sameBytes(await ckpt.getTensor(t.name), await written.getTensor(t.name))) same++;
+    else console.error(printable(`convert: tensor ${t.name} differs in ${out}`));
+  }
+  const extra = written.tensors.length - ckpt.tensors.length;
+  const more = extra ? `, ${extra} more in ${out}` : '';
+  console.log(printable(`verified: ${same} of ${counted(ckpt.tensors.length, 'tensor')} equal${more}`));
+  return same === ckpt.tensors.length && extra === 0 ? 0 : 1;
+}
 
 /**
  * safetensors-wasm convert: float tensors rounded to F16 or BF16, the rest copied.
@@ -13,6 +89,7 @@ export async function convert(parsed, term) {
   const [file] = parsed.files;
   const to = parsed.value('--to')?.toUpperCase();
   const out = parsed.value('-o');
+  if (to === undefined && out !== undefined) return convertCheckpoint(parsed, file, out);
   if (to !== 'F16' && to !== 'BF16')
     return misuse(
       'convert',

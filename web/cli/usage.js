@@ -82,11 +82,17 @@ export const VERBS = {
     notes: [FILE_FORMS, QUIET],
   },
   convert: {
-    synopsis: 'convert [--quiet] FILE --to f16|bf16 -o OUT',
+    synopsis:
+      'convert [--quiet] FILE --to f16|bf16 -o OUT, or convert [--verify] [--allow-unsafe-globals] CHECKPOINT -o OUT',
     about: `writes FILE with its F32, F64 and other 16-bit float tensors as F16 or BF16
           (rounded to nearest even; NaN stays NaN) to OUT; other tensors are copied; the
-          metadata's hashes of the data (sshs_model_hash, modelspec.hash_sha256, ...) are dropped`,
-    flags: ['--quiet'],
+          metadata's hashes of the data (sshs_model_hash, modelspec.hash_sha256, ...) are dropped.
+          Without --to, writes a PyTorch checkpoint's tensors (.pt, .pth, .ckpt, pytorch_model.bin;
+          a state_dict entry unwrapped) as .safetensors with metadata {"format": "pt"}, running
+          nothing in it; a checkpoint naming a global that is not safe is refused (exit 1) unless
+          --allow-unsafe-globals, which converts its tensors alone and lists the globals in the
+          metadata; --verify reads both files again and compares every tensor`,
+    flags: ['--quiet', '--verify', '--allow-unsafe-globals'],
     values: ['--to', '-o'],
     files: 'one',
     notes: [FILE_FORMS, QUIET],

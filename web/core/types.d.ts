@@ -130,7 +130,8 @@ export type ErrorCode =
   | 'UnsupportedSource'
   | 'WriteError'
   | 'UnexpectedResponse'
-  | 'DeviceLost';
+  | 'DeviceLost'
+  | 'UnsafeCheckpoint';
 
 export class SafetensorsError extends Error {
   constructor(

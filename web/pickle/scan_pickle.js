@@ -18,7 +18,7 @@ const MAX_ROUNDS = 64;
  * The file's name, where the source has one: a File's, a path's or a URL's last part.
  * @param {unknown} source
  */
-function fileName(source) {
+export function fileName(source) {
   if (typeof File !== 'undefined' && source instanceof File) return source.name;
   const text = typeof source === 'string' ? source : source instanceof URL ? source.pathname : '';
   return text.slice(text.replace(/[?#].*$/, '').lastIndexOf('/') + 1).replace(/[?#].*$/, '');
@@ -63,20 +63,22 @@ function handOver(wasm, session, bytes, take) {
 }
 
 /**
- * Scans a PyTorch checkpoint (.pt, .pth, .ckpt, pytorch_model.bin: the torch zip or the legacy
- * format), a plain pickle, or a NumPy .npy/.npz, reading only its pickles and zip directory.
- * Nothing in the file is ever run.
- * @param {unknown} source a File/Blob, bytes, http(s) URL (read by Range) or Node path
- * @returns {Promise<PickleScan>}
+ * Runs the pickle module's scan in rounds over `bytes`, reading what each round misses; with
+ * `contents`, the storages are located too and the answer has the tensors and storages
+ * (cpp/scan/scan_json.h, write_checkpoint_json).
+ * @param {import('../source/byte_source.js').ByteSource} bytes
+ * @param {string} name the file's name
+ * @param {boolean} contents
+ * @returns {Promise<any>} the parsed JSON of the last round
  */
-export async function scanPickle(source) {
-  const bytes = await toByteSource(source);
+export async function runScan(bytes, name, contents) {
   const wasm = await loadPickleModule();
-  const session = wasm.call((m) => new m._PickleScan(BigInt(bytes.size), fileName(source)));
+  const session = wasm.call((m) => new m._PickleScan(BigInt(bytes.size), name));
   try {
+    wasm.call(() => session.wantContents(contents));
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const answer = JSON.parse(wasm.call(() => session.round(), `scanning a checkpoint`));
-      if (!('misses' in answer)) return /** @type {PickleScan} */ (answer);
+      if (!('misses' in answer)) return answer;
       for (const [offset, length] of /** @type {[number, number][]} */ (answer.misses)) {
         let read;
         try {
@@ -97,4 +99,15 @@ export async function scanPickle(source) {
     wasm.release(() => session.delete());
   }
   throw readError(`the checkpoint was still asking for more bytes after ${MAX_ROUNDS} rounds of reading`);
+}
+
+/**
+ * Scans a PyTorch checkpoint (.pt, .pth, .ckpt, pytorch_model.bin: the torch zip or the legacy
+ * format), a plain pickle, or a NumPy .npy/.npz, reading only its pickles and zip directory.
+ * Nothing in the file is ever run.
+ * @param {unknown} source a File/Blob, bytes, http(s) URL (read by Range) or Node path
+ * @returns {Promise<PickleScan>}
+ */
+export async function scanPickle(source) {
+  return /** @type {PickleScan} */ (await runScan(await toByteSource(source), fileName(source), false));
 }

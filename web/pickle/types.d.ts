@@ -1,4 +1,6 @@
-// The types of scanPickle (web/pickle/scan_pickle.js).
+// The types of scanPickle (web/pickle/scan_pickle.js) and openCheckpoint (web/pickle/open_checkpoint.js).
+
+import type { TensorArray } from '../index.js';
 
 /** How safe a global is: `safe` when torch.load(weights_only=True) accepts it, `unsafe` when a
  *  public scanner (picklescan, modelscan) or torch's own blocklist lists it, `unknown` otherwise. */
@@ -38,4 +40,65 @@ export interface PickleScan {
   verdict: GlobalSafety;
   globals: PickleGlobal[];
   findings: PickleFinding[];
+}
+
+/** One tensor of a checkpoint, as its pickle describes it (sizes in elements). */
+export interface CheckpointTensor {
+  /** dotted path from the root (after `state_dict` is unwrapped), e.g. "model.fc.weight" */
+  name: string;
+  /** the safetensors dtype, e.g. "F32"; null when safetensors has none (complex128, complex32) */
+  dtype: string | null;
+  /** torch's name, e.g. "float32" */
+  torchDtype: string;
+  shape: number[];
+  /** in elements; a view's strides need not be row-major */
+  stride: number[];
+  /** the storage's key (zip record archive/data/<key>); tensors sharing one are tied */
+  storage: string;
+  /** where the view starts in its storage, in elements */
+  storageOffset: number;
+}
+
+/** A plain value of a checkpoint (an int beyond 2^53 loses precision; NaN and infinities are null). */
+export interface CheckpointObject {
+  name: string;
+  value: string | number | boolean | null;
+}
+
+/** openCheckpoint's result: the scan, the tensors, and getTensor. */
+export interface Checkpoint extends PickleScan {
+  tensors: CheckpointTensor[];
+  /**
+   * The plain values the pickle holds besides tensors (None, bool, int, float, str), under their
+   * dotted names from the root, e.g. `{ name: "epoch", value: 3 }`; not unwrapped. At most 4,096.
+   */
+  objects: CheckpointObject[];
+  /** Plain values past the first 4,096, not listed. */
+  objectsLeftOut: number;
+  /**
+   * A tensor's values in row-major order, as getTensor of a .safetensors file gives them for
+   * its dtype. Rejects with "TensorNotFound", "UnsupportedConversion" (a dtype safetensors has
+   * no name for), "InvalidTensor" (its storage absent, compressed, or too short for the view)
+   * or "ReadError".
+   */
+  getTensor(name: string): Promise<TensorArray>;
+  /**
+   * The tensors as a .safetensors file, byte for byte what
+   * `safetensors.torch.save_file(state_dict, metadata={"format": "pt"})` writes (metadata
+   * defaults to that). Contiguous tensors are slices of a Blob or bytes source; views are
+   * written as contiguous copies; tied tensors (one storage, two names) are both written whole.
+   * Rejects with "UnsafeCheckpoint" (naming the globals) when the file names any global that is
+   * not `safe`, unless `allowUnsafeGlobals`; then the tensors alone are written and the metadata
+   * key `safetensors_wasm.left_behind_globals` lists those globals. Rejects like getTensor for a
+   * tensor it cannot read or a dtype safetensors lacks.
+   */
+  toSafetensors(options?: CheckpointConvertOptions): Promise<Blob>;
+}
+
+/** Checkpoint.toSafetensors's options. */
+export interface CheckpointConvertOptions {
+  /** The output's metadata; default `{ format: "pt" }`, as HF's convert script writes. */
+  metadata?: Record<string, string> | null;
+  /** Convert a file that names unsafe or unknown globals (its tensors only; nothing is run). */
+  allowUnsafeGlobals?: boolean;
 }

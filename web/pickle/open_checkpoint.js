@@ -1,0 +1,197 @@
+// openCheckpoint: a PyTorch checkpoint's tensors, read without running its pickle. The pickle
+// module lists the tensor records (storage key, dtype, storage offset, shape, stride) and where
+// each storage's bytes are in the file; getTensor reads those bytes by range, gathers a strided
+// view's elements in row-major order, and decodes them as getTensor of a .safetensors file does
+// (through a one-tensor file in memory, so every dtype decodes the same way).
+import { SafetensorsError, tensorNotFound } from '../core/errors.js';
+import { toByteSource } from '../source/byte_source.js';
+import { serializeSafetensors } from '../write/writer.js';
+import { openSafetensors } from '../index.js';
+import { fileName, runScan } from './scan_pickle.js';
+import { checkpointToSafetensors } from './checkpoint_convert.js';
+
+/** @typedef {import('./types.js').CheckpointTensor} CheckpointTensor */
+/** @typedef {import('./types.js').Checkpoint} Checkpoint */
+/** @typedef {{ key: string, offset: number, bytes: number, stored: boolean }} StorageRecord */
+
+/** The most bytes one tensor is read into (a view with stride 0 can claim far more than its storage). */
+const MAX_TENSOR_BYTES = 2 ** 31;
+
+/** The prefix unwrapped, as HF's convert script, ComfyUI and kohya do (`ckpt["state_dict"]`). */
+const STATE_DICT = 'state_dict.';
+
+/**
+ * The tensor list: every record, or only those under `state_dict` (prefix dropped) when any is.
+ * @param {any[]} records
+ */
+function unwrap(records) {
+  const inner = records.filter((t) => t.name.startsWith(STATE_DICT));
+  if (!inner.length) return records;
+  return inner.map((t) => ({ ...t, name: t.name.slice(STATE_DICT.length) }));
+}
+
+/**
+ * Where a view's elements are, relative to its first storage element (`start`), and how many
+ * storage elements from `start` its bytes span.
+ * @param {number[]} shape
+ * @param {number[]} stride
+ */
+function viewSpan(shape, stride) {
+  let low = 0;
+  let high = 0;
+  for (let d = 0; d < shape.length; d++) {
+    if (shape[d] === 0) return { low: 0, high: -1 };
+    const reach = (shape[d] - 1) * stride[d];
+    if (reach < 0) low += reach;
+    else high += reach;
+  }
+  return { low, high };
+}
+
+/**
+ * The view's elements in row-major order, gathered from `span` (the storage's bytes from
+ * element `base`) one element of `size` bytes at a time.
+ * @param {Uint8Array} span
+ * @param {number} base index in `span` (elements) of the view's first element
+ * @param {number[]} shape
+ * @param {number[]} stride
+ * @param {number} size bytes per element
+ */
+function gather(span, base, shape, stride, size) {
+  const count = shape.reduce((a, b) => a * b, 1);
+  const out = new Uint8Array(count * size); // count * size is checked by tensorBytes
+  const index = new Array(shape.length).fill(0);
+  let at = base;
+  for (let i = 0; i < count; i++) {
+    out.set(span.subarray(at * size, at * size + size), i * size);
+    for (let d = shape.length - 1; d >= 0; d--) {
+      if (++index[d] < shape[d]) {
+        at += stride[d];
+        break;
+      }
+      at -= (shape[d] - 1) * stride[d];
+      index[d] = 0;
+    }
+  }
+  return out;
+}
+
+/** Whether a view is its storage's elements in row-major order, from its offset. */
+function contiguous(/** @type {number[]} */ shape, /** @type {number[]} */ stride) {
+  let expected = 1;
+  for (let d = shape.length - 1; d >= 0; d--) {
+    if (shape[d] !== 1 && stride[d] !== expected) return false;
+    expected *= shape[d];
+  }
+  return true;
+}
+
+/**
+ * A tensor's bytes in row-major order, read by range from the storage's bytes in the file.
+ * @param {import('../source/byte_source.js').ByteSource} bytes
+ * @param {any} t the tensor record
+ * @param {StorageRecord | undefined} storage
+ * @param {((start: number, end: number) => Uint8Array | Blob) | null} slice the source's own
+ *   slices (a Blob's, bytes'), used for a contiguous view so that nothing is read or copied
+ */
+export async function tensorBytes(bytes, t, storage, slice = null) {
+  const fail = (/** @type {string} */ why) =>
+    new SafetensorsError('InvalidTensor', `tensor ${JSON.stringify(t.name)} cannot be read: ${why}`, {
+      tensor: t.name,
+    });
+  if (!storage) throw fail(`its storage ${JSON.stringify(t.storage)} is not in the file`);
+  const whole = (/** @type {unknown[]} */ list) => list.every((n) => Number.isSafeInteger(n));
+  if (!whole(t.shape) || !whole(t.stride) || t.shape.some((/** @type {number} */ n) => n < 0)) {
+    throw fail(`its shape [${t.shape}] or stride [${t.stride}] is not one torch writes`);
+  }
+  const length = t.shape.reduce((/** @type {number} */ a, /** @type {number} */ b) => a * b, t.elementSize);
+  if (length > MAX_TENSOR_BYTES) {
+    throw new SafetensorsError(
+      'TensorTooLarge',
+      `tensor ${JSON.stringify(t.name)} is ${length} bytes once contiguous, more than one array holds here (${MAX_TENSOR_BYTES})`,
+      { tensor: t.name },
+    );
+  }
+  if (!storage.stored) throw fail(`its storage ${JSON.stringify(t.storage)} is compressed`);
+  const size = t.elementSize;
+  const { low, high } = viewSpan(t.shape, t.stride);
+  if (high < low) return new Uint8Array(0);
+  const first = t.storageOffset + low;
+  const end = (t.storageOffset + high + 1) * size;
+  if (first < 0 || end > storage.bytes) {
+    throw fail(`its view reaches past its storage's ${storage.bytes} bytes`);
+  }
+  const start = storage.offset + first * size;
+  if (slice && contiguous(t.shape, t.stride)) return slice(start, storage.offset + end);
+  const span = await bytes.read(start, end - first * size);
+  if (contiguous(t.shape, t.stride)) return span;
+  return gather(span, -low, t.shape, t.stride, size);
+}
+
+/**
+ * Opens a PyTorch checkpoint (the torch zip or the legacy format) without running it: its scan
+ * (format, verdict, globals, findings), its tensors, and getTensor.
+ * @param {unknown} source a File/Blob, bytes, http(s) URL (read by Range) or Node path
+ * @returns {Promise<Checkpoint>}
+ */
+export async function openCheckpoint(source) {
+  const bytes = await toByteSource(source);
+  const slice =
+    typeof Blob !== 'undefined' && source instanceof Blob
+      ? (/** @type {number} */ a, /** @type {number} */ b) => source.slice(a, b)
+      : source instanceof Uint8Array
+        ? (/** @type {number} */ a, /** @type {number} */ b) => source.subarray(a, b)
+        : null;
+  const { tensors: records, storages, objects, objectsLeftOut, ...scan } = await runScan(bytes, fileName(source), true);
+  /** @type {Map<string, StorageRecord>} */
+  const byKey = new Map(storages.map((/** @type {StorageRecord} */ s) => [s.key, s]));
+  const kept = unwrap(records);
+  const byName = new Map(kept.map((t) => [t.name, t]));
+  /** @type {CheckpointTensor[]} */
+  const tensors = kept.map((t) => ({
+    name: t.name,
+    dtype: t.dtype,
+    torchDtype: t.torchDtype,
+    shape: t.shape,
+    stride: t.stride,
+    storage: t.storage,
+    storageOffset: t.storageOffset,
+  }));
+  /** A tensor's record, checked: known, and of a dtype safetensors has. */
+  const recordOf = (/** @type {string} */ name) => {
+    const t = byName.get(name);
+    if (!t) throw tensorNotFound(name, tensors, 'this checkpoint');
+    if (!t.dtype) {
+      throw new SafetensorsError(
+        'UnsupportedConversion',
+        `tensor ${JSON.stringify(name)} is torch.${t.torchDtype}, which safetensors has no dtype for`,
+        { tensor: name },
+      );
+    }
+    return t;
+  };
+  /** @type {Checkpoint} */
+  const ckpt = {
+    ...scan,
+    tensors,
+    objects,
+    objectsLeftOut,
+    async getTensor(name) {
+      const t = recordOf(name);
+      const data = await tensorBytes(bytes, t, byKey.get(t.storage));
+      const one = await serializeSafetensors([{ name, dtype: t.dtype, shape: t.shape, data }]);
+      return (await openSafetensors(one)).getTensor(name);
+    },
+    toSafetensors(options) {
+      return checkpointToSafetensors(
+        ckpt,
+        (name) => {
+          const t = recordOf(name);
+          return tensorBytes(bytes, t, byKey.get(t.storage), slice);
+        },
+        options,
+      );
+    },
+  };
+  return ckpt;
+}
