@@ -1,7 +1,8 @@
 // The demo with what a user drops, picks or types (issue 30, items 1, 4, 15, 16), in Chromium:
 // a dropped folder (a sharded model, a folder of LoRAs), a failure that leaves nothing of the
 // previous file on screen, a slow URL that fails after a file was picked, a sharded model
-// hashed and scanned, bidi controls in names and metadata, and what the tensor list says.
+// hashed and scanned. What the demo says about a file (bidi controls, the tensor list):
+// demo_file_text.test.js.
 import { describe, expect, test } from 'vitest';
 import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -10,14 +11,10 @@ import { demoBrowser, openDemo, pickFile } from './demo_browser.js';
 import { dropFolder, folder } from './drop_folder.js';
 import { startServer } from '../js/http_server.js';
 import { pseudoRandomBytes, writeSafetensors } from '../../tools/write_safetensors.js';
+import { rows, settled, text } from './demo_pick.js';
 
 const demo = demoBrowser('stw-sources-');
 const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
-const settled = (page) =>
-  page.waitForFunction(() => document.body.dataset.state === 'done' || document.body.dataset.state === 'error');
-const text = (page, testid) => page.textContent(`[data-testid=${testid}]`);
-const rows = (page, testid) =>
-  page.$$eval(`[data-testid=${testid}]`, (trs) => trs.map((r) => [...r.cells].map((c) => c.textContent)));
 
 /** A two-shard model: its files' bytes by name (shard names as transformers writes them). */
 function twoShardModel() {
@@ -188,83 +185,6 @@ describe('the demo with dropped folders, failures and races (Chromium)', () => {
     expect(await page.$$eval('[data-testid=findings] li', (lis) => lis.map((li) => li.textContent))).toEqual([
       expect.stringMatching(/^infomodel-00002-of-00002\.safetensors: AllZeroTensor: /),
     ]);
-    expect(errors).toEqual([]);
-    await page.close();
-  });
-});
-
-describe('what the demo says about a file (Chromium)', () => {
-  test('bidi controls in names and metadata are shown as code points, in text and tooltips alike', async () => {
-    const path = join(demo.dir, 'bidi.safetensors');
-    const title = 'invoice\u202Eexe.txt';
-    await writeFile(
-      path,
-      writeSafetensors([{ name: 'layer\u2066.w\u200Feight', dtype: 'F32', shape: [1], data: pseudoRandomBytes(4) }], {
-        'modelspec.title': title,
-        'ss_tag\u061C': 'a\u202Ab\u202Cc',
-        'modelspec.author': 'x\u2067y\u2069',
-      }),
-    );
-    const { page, errors } = await openDemo(demo);
-    await pickFile(page, path);
-    await page.click('[data-testid=expand-all]');
-    await page.click('#metadata-box > summary');
-    expect(await text(page, 'card-title')).toBe('invoice[U+202E]exe.txt');
-    expect(await text(page, 'metadata')).toContain('ss_tag[U+061C]');
-    expect(await text(page, 'metadata')).toContain('a[U+202A]b[U+202C]c');
-    expect(await text(page, 'module-tree')).toContain('[U+200F]eight');
-    // Nowhere on the page (but in the editor's fields, which must keep the value to save it, and
-    // in data- attributes, which hold names as keys and are never displayed) is a bidi control
-    // left, in text or in an attribute (tooltips).
-    const left = await page.evaluate(() => {
-      const bidi = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
-      const found = [];
-      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
-      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-        if (node.closest?.('#edit-box') || node.parentElement?.closest('#edit-box')) continue;
-        if (node.nodeType === Node.TEXT_NODE && bidi.test(node.data)) found.push(node.data);
-        if (node.nodeType === Node.ELEMENT_NODE)
-          for (const a of node.attributes)
-            if (!a.name.startsWith('data-') && bidi.test(a.value)) found.push(`${a.name}=${a.value}`);
-      }
-      return found;
-    });
-    expect(left).toEqual([]);
-    expect(errors).toEqual([]);
-    await page.close();
-  });
-
-  test('the tensor list says something true of an adapter, and sizes are in binary units everywhere', async () => {
-    const path = join(demo.dir, 'two-tensor-lora.safetensors');
-    await writeFile(
-      path,
-      writeSafetensors([
-        { name: 'lora_unet_proj_in.lora_down.weight', dtype: 'F16', shape: [4, 320], data: pseudoRandomBytes(2560, 1) },
-        { name: 'lora_unet_proj_in.lora_up.weight', dtype: 'F16', shape: [320, 4], data: pseudoRandomBytes(2560, 2) },
-      ]),
-    );
-    const dotless = join(demo.dir, 'dotless.safetensors');
-    await writeFile(
-      dotless,
-      writeSafetensors([{ name: 'emb', dtype: 'F32', shape: [3], data: pseudoRandomBytes(12) }]),
-    );
-    const { page, errors } = await openDemo(demo);
-    // The sample (a LoRA in two top-level modules and a tensor outside them).
-    expect(await page.textContent('#tensor-note')).toMatch(
-      /^16 tensors of a LoRA adapter in 2 top-level modules and 1 at the top\. /,
-    );
-    await pickFile(page, path);
-    expect(await page.textContent('#tensor-note')).toMatch(/^2 tensors of a LoRA adapter, all in lora_unet_proj_in\. /);
-    expect(await page.$$eval('#module-tree .counts', (s) => s.map((x) => x.textContent))).toEqual([
-      '2 tensors · 2.56K parameters · 5.00 KiB',
-    ]);
-    expect(await text(page, 'card-parameters')).toMatch(/^2,560 /);
-    const sizes = await page.textContent('#sizes');
-    expect(sizes).toMatch(/^5\.\d\d KiB \([\d,]+ bytes\); header \d+ B$/);
-    await pickFile(page, dotless);
-    expect(await page.textContent('#tensor-note')).toMatch(/^1 tensor, none in a module \(no name has a dot\)\. /);
-    // Decimal units (KB, MB) appear nowhere on the page.
-    expect(await page.textContent('main')).not.toMatch(/\d ?[KMGT]B\b/);
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -1,70 +1,11 @@
 // toGPU in Chromium on WebGPU (SwiftShader): every buffer read back and compared bit for bit
 // with getTensor, for every dtype in both layouts (NaN payloads included); the refusal of a
-// tensor over maxBufferSize before anything is made or read; abort, progress, a lost device.
+// tensor over maxBufferSize before anything is made or read; abort, progress, a lost device. A
+// pipeline by URL and a Worker: gpu_sources.test.js.
 import { describe, expect, test } from 'vitest';
-import { demoBrowser } from './demo_browser.js';
-import { WEBGPU_FLAGS } from './chromium.js';
-import { initSafetensors, openSafetensors } from '../../web/index.js';
-import { DTYPE_ORDER, pseudoRandomBytes } from '../../tools/write_safetensors.js';
-import { HAVE_REAL, REAL_DIR, layoutFile } from '../js/fixtures.js';
-import { servedFolders } from '../js/http_server.js';
-import { writePipelineCase } from '../../tools/pipeline_case.js';
-import { readFile, readdir } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { FLOAT_KINDS, IN_FILE, PRELUDE, expectSame, gpuPages } from './gpu_page.js';
 
-const { tables } = await initSafetensors();
-const bitsOf = new Map(tables.dtypes.map((d) => [d.name, d.bits]));
-// One tensor of every dtype, odd sizes so that later tensors sit at odd offsets (and native
-// buffers need padding); random bytes, so every float kind has NaNs with many payloads.
-const TENSORS = DTYPE_ORDER.map((dtype, i) => {
-  const elements = dtype.startsWith('F6') ? 4 * 37 : dtype === 'F4' ? 2 * 1001 : 4099;
-  return {
-    name: `t.${dtype}`,
-    dtype,
-    shape: [elements],
-    data: pseudoRandomBytes((elements * bitsOf.get(dtype)) / 8, i + 7),
-    gap: i % 3,
-  };
-});
-const FILE = layoutFile(TENSORS);
-const IN_FILE = (await openSafetensors(FILE)).tensors; // TENSORS and the gaps between them
-const FLOAT_KINDS = new Set([
-  'F16',
-  'BF16',
-  'F4',
-  'F32',
-  'F64',
-  'C64',
-  ...DTYPE_ORDER.filter((d) => d.startsWith('F8')),
-]);
-
-const gpu = demoBrowser('stw-gpu-', ['web', 'demo', 'tests'], WEBGPU_FLAGS);
-const served = servedFolders('stw-gpu-served-');
-
-/** A page on the server (127.0.0.1: a secure context) that fetches FILE at /gpu-fixture/all. */
-async function gpuPage() {
-  const page = await gpu.browser.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e));
-  await page.route('**/gpu-fixture/all', (route) => route.fulfill({ body: Buffer.from(FILE) }));
-  await page.goto(`${gpu.url}/web/index.d.ts`);
-  return { page, errors };
-}
-
-// The page's prelude: the package, the helpers, the fixture file opened, a device.
-const PRELUDE = `
-  const lib = await import('/web/index.js');
-  const h = await import('/tests/browser/gpu_in_page.js');
-  const st = await lib.openSafetensors(await (await fetch('/gpu-fixture/all')).blob());
-  const device = await h.newDevice();`;
-
-function expectSame(result, label) {
-  for (const [name, t] of Object.entries(result.tensors)) {
-    expect(t.size, `${label} ${name}`).toBe(t.byteLength);
-    expect(t.byteLength % 4, `${label} ${name}`).toBe(0);
-    expect(t.gpu, `${label} ${name} (${t.as})`).toBe(t.expected);
-  }
-}
+const { gpuPage } = gpuPages();
 
 describe('toGPU in Chromium (WebGPU on SwiftShader)', () => {
   test('every dtype, default layout and both explicit ones, bit for bit as getTensor gives', async () => {
@@ -184,67 +125,6 @@ describe('toGPU in Chromium (WebGPU on SwiftShader)', () => {
     expect(out.during).toBe('SafetensorsError:DeviceLost');
     expect(out.before).toBe('SafetensorsError:DeviceLost');
     expect(out.duringCounts[1]).toBe(out.duringCounts[0]);
-    expect(errors).toEqual([]);
-    await page.close();
-  });
-
-  test('a pipeline by URL: its one-file and sharded components upload bit for bit as their getTensor', async () => {
-    // The real sharded model as the text encoder where the fixtures are (else a generated one).
-    const dir = await writePipelineCase(join(gpu.dir, 'pipeline'), HAVE_REAL ? join(REAL_DIR, 'sharded') : null);
-    const files = {};
-    for (const path of await readdir(dir, { recursive: true, withFileTypes: true }))
-      if (path.isFile())
-        files[relative(dir, join(path.parentPath, path.name))] = await readFile(join(path.parentPath, path.name));
-    await served.folder('pipeline', files);
-    const { page, errors } = await gpuPage();
-    const out = await page.evaluate(`(async (url) => {${PRELUDE}
-      const pipeline = await lib.openSafetensorsPipeline(url);
-      const out = {};
-      for (const { name, model } of pipeline.components) {
-        if (!model) continue;
-        out[name] = { sharded: 'shards' in model, native: await h.uploadAndRead(model, device, { as: 'native' }),
-          float32: await h.uploadAndRead(model, device, { chunkBytes: 1001 }) };
-      }
-      return out;
-    })(${JSON.stringify(served.server.url('/pipeline/model_index.json'))})`);
-    expect(Object.keys(out).sort()).toEqual(['text_encoder', 'unet']);
-    expect(out.text_encoder.sharded).toBe(true);
-    expect(out.unet.sharded).toBe(false);
-    for (const component of Object.values(out)) {
-      expect(component.native.names.length).toBeGreaterThan(1);
-      expectSame(component.native, 'native');
-      expectSame(component.float32, 'float32');
-    }
-    expect(errors).toEqual([]);
-    await page.close();
-  });
-
-  test('in a dedicated Worker, on its own device, the same call gives the same bytes', async () => {
-    const { page, errors } = await gpuPage();
-    const out = await page.evaluate(`(async () => {
-      const code = [
-        "const lib = await import(self.origin + '/web/index.js');",
-        "const h = await import(self.origin + '/tests/browser/gpu_in_page.js');",
-        "self.onmessage = async ({ data }) => {",
-        "  const st = await lib.openSafetensors(data);",
-        "  const device = await h.newDevice();",
-        "  postMessage({ worker: typeof document, float32: await h.uploadAndRead(st, device, { chunkBytes: 777 }),",
-        "    native: await h.uploadAndRead(st, device, { as: 'native' }) });",
-        "};",
-        "postMessage('ready');",
-      ].join('\\n');
-      const worker = new Worker(URL.createObjectURL(new Blob([code], { type: 'text/javascript' })), { type: 'module' });
-      const blob = await (await fetch('/gpu-fixture/all')).blob();
-      return new Promise((resolve, reject) => {
-        worker.onerror = (e) => reject(new Error(e.message));
-        worker.onmessage = ({ data }) => (data === 'ready' ? worker.postMessage(blob) : resolve(data));
-      });
-    })()`);
-    expect(out.worker).toBe('undefined');
-    expect(out.float32.names).toEqual(IN_FILE.map((t) => t.name));
-    expectSame(out.float32, 'worker float32');
-    expectSame(out.native, 'worker native');
-    expect(out.float32.tensors['t.BF16'].as).toBe('float32');
     expect(errors).toEqual([]);
     await page.close();
   });
