@@ -1,5 +1,5 @@
-// Compiled by tsc (make test) against web/index.d.ts: the provenance, signature and pickle
-// usage (Civitai, BOM, verifyModelSignature, scanPickle); misuse must not type-check.
+// Compiled by tsc (make test) against web/index.d.ts: the provenance and signature
+// usage (Civitai, BOM, verifyModelSignature); misuse must not type-check.
 import type { SafetensorsFile } from '../../web/index.js';
 
 export async function provenance(st: SafetensorsFile): Promise<string> {
