@@ -69,7 +69,7 @@ test('every SafetensorsError code the package throws is in index.d.ts and in the
   for (const name of readdirSync(new URL('../../web/', import.meta.url), { recursive: true }).filter(
     (f) => f.endsWith('.js') && !f.startsWith('wasm'),
   )) {
-    for (const m of read(`web/${name}`).matchAll(/new SafetensorsError\('(\w+)'/g)) thrown.add(m[1]);
+    for (const m of read(`web/${name}`).matchAll(/new SafetensorsError\(\s*'(\w+)'/g)) thrown.add(m[1]);
   }
   expect(thrown.size).toBeGreaterThan(5);
   const codes = union('ErrorCode');
