@@ -18,8 +18,8 @@ namespace {
 
 constexpr std::string_view kDoNotUnpickle =
     "; a pickle can run any code when it is loaded, so do not load it if it came from someone you do not trust. "
-    "Where loading it is safe, convert it with the reference's converter (convert.py in huggingface/safetensors) "
-    "or safetensors.torch.save_file";
+    "`safetensors-wasm scan FILE` judges it and `safetensors-wasm convert FILE -o OUT.safetensors` converts its "
+    "tensors, both without running it (in JS: scanPickle, openCheckpoint)";
 
 // A zip local file header (PKWARE APPNOTE 4.3.7) at `at`: its name, and where the next one starts
 // (0 when it cannot be known: sizes after the data, or zip64).

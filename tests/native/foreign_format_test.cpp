@@ -83,7 +83,7 @@ TEST(ForeignFormat, MessagesSayWhatTheFirstBytesTellAndWhatToDo) {
   EXPECT_CONTAINS(message("lfs_pointer.safetensors"), "git lfs pull");
   EXPECT_CONTAINS(message("torch_save.pt"), "'archive/data.pkl'");
   EXPECT_CONTAINS(message("torch_save.pt"), "do not load it");
-  EXPECT_CONTAINS(message("torch_save.pt"), "convert.py in huggingface/safetensors");
+  EXPECT_CONTAINS(message("torch_save.pt"), "safetensors-wasm convert FILE -o OUT.safetensors");
   EXPECT_CONTAINS(message("torch_save_named.bin"), "'pytorch_model/data.pkl'");
   EXPECT_CONTAINS(message("legacy_torch_save.bin"), "torch.save's format before 1.6");
   EXPECT_CONTAINS(message("pickle_protocol4.pkl"), "(protocol 4)");
