@@ -41,6 +41,9 @@ const option = (/** @type {string} */ name, /** @type {number} */ fallback) => {
 const seconds = option('--seconds', 600);
 const perSeed = option('--mutants', 12);
 const seed = option('--seed', 1);
+// --report-timing: time every entry and print what is over budget, but fail only on errors. make
+// test's short pass uses it (a timing is a benchmark's claim, not a test's); make fuzz fails on it.
+const timingFails = !args.includes('--report-timing');
 
 const FAILED_DIR = fileURLToPath(new URL('../../build/fuzz/entry_points_failed/', import.meta.url));
 const SHARED = fileURLToPath(new URL('../../../shared/fixtures/', import.meta.url));
@@ -154,7 +157,7 @@ async function main() {
               if (retry.ms < t.ms) t = retry;
             }
             const over = `${entry} on ${label}: ${t.ms.toFixed(1)} ms, over ${BUDGET} x ${budget.toFixed(2)} ms`;
-            if (t.ms > BUDGET * budget) (KNOWN_OVER_BUDGET.has(entry) ? known : failures).push(over);
+            if (t.ms > BUDGET * budget) (KNOWN_OVER_BUDGET.has(entry) || !timingFails ? known : failures).push(over);
           }
           c.worst = Math.max(c.worst, t.ms / budget);
         }
@@ -174,9 +177,10 @@ async function main() {
     await rm(scratch, { recursive: true, force: true });
   }
   // Known over budget: how many inputs per entry, and the first of each.
-  for (const entry of KNOWN_OVER_BUDGET) {
+  for (const entry of timingFails ? KNOWN_OVER_BUDGET : Object.keys(ENTRY_POINTS)) {
     const mine = known.filter((k) => k.startsWith(`${entry} on `));
-    if (mine.length) console.log(`known over budget (${mine.length} inputs): ${mine[0]}`);
+    const what = KNOWN_OVER_BUDGET.has(entry) ? 'known over budget' : 'over budget (reported, not failed)';
+    if (mine.length) console.log(`${what} (${mine.length} inputs): ${mine[0]}`);
   }
   for (const f of failures.slice(0, 30)) console.error(`FAIL ${f}`);
   if (failures.length) console.error(`${failures.length} failures`);
