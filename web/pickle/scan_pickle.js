@@ -9,6 +9,10 @@ import { toByteSource } from '../source/byte_source.js';
 
 /** Rounds before a file is given up on: the committed checkpoints need at most 12. */
 const MAX_ROUNDS = 64;
+/** Reads of one round in flight at once. */
+const READS_AT_ONCE = 8;
+/** Missed ranges closer than this are read as one. */
+const MERGE_GAP = 4096;
 
 /** @typedef {import('./types.js').PickleScan} PickleScan */
 /** @typedef {import('../wasm/safetensors_pickle.js').PickleScan} ScanSession */
@@ -63,6 +67,42 @@ function handOver(wasm, session, bytes, take) {
 }
 
 /**
+ * `ranges` ([offset, length] pairs, in file order) read with up to READS_AT_ONCE reads in
+ * flight, ranges less than MERGE_GAP apart read as one: a zip of 1,200 records asks for 1,200
+ * local headers in one round, and one read after another cost a round trip each (a Range
+ * request for a URL). Resolves to [offset, bytes] pairs.
+ * @param {import('../source/byte_source.js').ByteSource} bytes
+ * @param {[number, number][]} ranges
+ * @returns {Promise<[number, Uint8Array][]>}
+ */
+async function readMisses(bytes, ranges) {
+  /** @type {[number, number][]} */
+  const merged = [];
+  for (const [offset, length] of [...ranges].sort((a, b) => a[0] - b[0])) {
+    const last = merged.at(-1);
+    const end = Math.min(offset + length, bytes.size);
+    if (last && offset - (last[0] + last[1]) <= MERGE_GAP) last[1] = Math.max(last[1], end - last[0]);
+    else merged.push([offset, end - offset]);
+  }
+  /** @type {[number, Uint8Array][]} */
+  const out = new Array(merged.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i; (i = next++) < merged.length;) {
+      const [offset, length] = merged[i];
+      try {
+        out[i] = [offset, await bytes.read(offset, length)];
+      } catch (cause) {
+        if (cause instanceof SafetensorsError) throw cause;
+        throw readError(`the file could not be read at byte ${offset}: ${errorText(cause)}`, cause);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(READS_AT_ONCE, merged.length) }, worker));
+  return out;
+}
+
+/**
  * Runs the pickle module's scan in rounds over `bytes`, reading what each round misses; with
  * `contents`, the storages are located too and the answer has the tensors and storages
  * (cpp/scan/scan_json.h, write_checkpoint_json).
@@ -79,16 +119,8 @@ export async function runScan(bytes, name, contents) {
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const answer = JSON.parse(wasm.call(() => session.round(), `scanning a checkpoint`));
       if (!('misses' in answer)) return answer;
-      for (const [offset, length] of /** @type {[number, number][]} */ (answer.misses)) {
-        let read;
-        try {
-          read = await bytes.read(offset, Math.min(length, bytes.size - offset));
-        } catch (cause) {
-          if (cause instanceof SafetensorsError) throw cause;
-          throw readError(`the file could not be read at byte ${offset}: ${errorText(cause)}`, cause);
-        }
+      for (const [offset, read] of await readMisses(bytes, answer.misses))
         handOver(wasm, session, read, () => session.add(BigInt(offset)));
-      }
       for (let input; (input = wasm.call(() => session.inflateInput()?.slice()));) {
         const inflated = await inflateRaw(input, Number(wasm.call(() => session.inflateSize())));
         if (inflated) handOver(wasm, session, inflated, () => session.inflated(true));
