@@ -14,7 +14,7 @@ import { rows, text } from './demo_pick.js';
 import { openCheckpoint, openSafetensors } from '../../web/index.js';
 import { LEFT_BEHIND_KEY } from '../../web/pickle/checkpoint_convert.js';
 
-const demo = demoBrowser('stw-ckpt-');
+const demo = demoBrowser('stw-ckpt-', ['demo', 'web', 'tests']); // tests/: checkpoints by URL
 const DIR = fileURLToPath(new URL('../checkpoints/', import.meta.url));
 const RANK = { unsafe: 0, unknown: 1, safe: 2 };
 
@@ -198,6 +198,25 @@ describe('a checkpoint in the demo (Chromium)', () => {
     expect(await page.$$eval('img', (images) => images.map((i) => i.id))).toEqual(['card-image']);
     expect(await page.evaluate(() => window.__pwned)).toBeUndefined();
     expect(await page.isEnabled('[data-testid=ckpt-convert]')).toBe(false); // a plain pickle has no storages
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  test('a checkpoint by URL (read by Range) is shown and converted as a picked one is', async () => {
+    const path = join(DIR, 'views.pt');
+    const ckpt = await openCheckpoint(path);
+    const { page, errors } = await downloadingDemo();
+    await page.evaluate(() => {
+      document.body.dataset.state = 'opening';
+    });
+    await page.fill('[data-testid=url-input]', `${demo.url}tests/checkpoints/views.pt`);
+    await page.click('[data-testid=url-open]');
+    await page.waitForFunction(() => document.body.dataset.state === 'done');
+    expect(await page.getAttribute('[data-testid=ckpt-verdict]', 'data-verdict')).toBe('safe');
+    expect((await rows(page, 'ckpt-tensor')).map((r) => r[0])).toEqual(ckpt.tensors.map((t) => t.name));
+    const { name, bytes } = await downloadAfter(page, 'ckpt-convert');
+    expect(name).toBe('views.safetensors');
+    await expectSameTensors(bytes, ckpt);
     expect(errors).toEqual([]);
     await page.close();
   });
