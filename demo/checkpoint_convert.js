@@ -29,10 +29,11 @@ export function outputName(name) {
   return `${base === 'pytorch_model' ? 'model' : base}.safetensors`;
 }
 
-function setStatus(text, refused = false) {
+/** `kind`: '' (done: green), 'hint' (what the button will do) or 'rejected'. */
+function setStatus(text, kind = '') {
   const status = $('ckpt-status');
   status.textContent = shown(text);
-  status.className = refused ? 'status rejected' : 'status';
+  status.className = `status ${kind}`.trim();
 }
 
 /**
@@ -49,6 +50,7 @@ export function offerConversion(ckpt, name) {
     convertible
       ? `Writes its ${plural(ckpt.tensors.length, 'tensor')} to ${outputName(name)}, as safetensors.torch.save_file does (metadata {"format": "pt"}).`
       : 'Only a PyTorch checkpoint (torch.save) converts: this file holds no tensor storages.',
+    'hint',
   );
 }
 
@@ -59,16 +61,16 @@ async function convert(allowUnsafeGlobals) {
   const buttons = [$('ckpt-convert'), $('ckpt-convert-tensors')];
   for (const button of buttons) button.disabled = true;
   document.body.dataset.state = 'converting';
-  setStatus('Converting…');
+  setStatus('Converting…', 'hint');
   try {
     const blob = await mine.ckpt.toSafetensors({ metadata: { format: 'pt' }, allowUnsafeGlobals });
     const written = await openSafetensors(blob); // read back as a user would open it
     const saved = await saveBlob(blob, outputName(mine.name), (done, total) => {
-      if (current === mine) setStatus(`Saving: ${Math.round((100 * done) / Math.max(total, 1))}%`);
+      if (current === mine) setStatus(`Saving: ${Math.round((100 * done) / Math.max(total, 1))}%`, 'hint');
     });
     if (current !== mine) return;
     if (!saved) {
-      setStatus('Not saved: no file was picked.');
+      setStatus('Not saved: no file was picked.', 'hint');
       return;
     }
     const left = written.metadata?.[LEFT_BEHIND_KEY];
@@ -79,7 +81,7 @@ async function convert(allowUnsafeGlobals) {
   } catch (error) {
     if (current !== mine) return;
     const unsafe = error?.code === 'UnsafeCheckpoint';
-    setStatus(`${unsafe ? 'Refused' : 'Not converted'}: ${error.message}`, true);
+    setStatus(`${unsafe ? 'Refused' : 'Not converted'}: ${error.message}`, 'rejected');
     if (unsafe) $('ckpt-convert-tensors').hidden = false;
   } finally {
     if (current === mine) {

@@ -221,6 +221,17 @@ describe('a checkpoint in the demo (Chromium)', () => {
     await page.close();
   });
 
+  test('a .bin that is not a pickle (a safetensors file) gets the safetensors view', async () => {
+    const path = join(demo.dir, 'weights.bin');
+    await copyFile(fileURLToPath(new URL('../../demo/sample.safetensors', import.meta.url)), path);
+    const { page, errors } = await openDemo(demo);
+    await pickFile(page, path);
+    expect(await text(page, 'verdict')).toBe('loadable');
+    expect(await page.$eval('[data-testid=checkpoint-box]', (e) => e.hidden)).toBe(true);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   test('a checkpoint named .safetensors is shown as the checkpoint it is, with the finding that says so', async () => {
     const path = join(demo.dir, 'model.safetensors');
     await copyFile(join(DIR, 'os_system.pt'), path);
