@@ -81,7 +81,8 @@ async function convert(allowUnsafeGlobals) {
   } catch (error) {
     if (current !== mine) return;
     const unsafe = error?.code === 'UnsafeCheckpoint';
-    setStatus(`${unsafe ? 'Refused' : 'Not converted'}: ${error.message}`, 'rejected');
+    const option = unsafe ? '. Here, “Convert the tensors only, leave the globals behind” does that.' : '';
+    setStatus(`${unsafe ? 'Refused' : 'Not converted'}: ${error.message}${option}`, 'rejected');
     if (unsafe) $('ckpt-convert-tensors').hidden = false;
   } finally {
     if (current === mine) {
