@@ -157,7 +157,10 @@ export async function showCheckpoint(source, name, signal, fallback = null) {
   signal.throwIfAborted();
   if (ckpt.format === 'not-pickle' && fallback) return fallback(source, name, signal);
   // describe() comes with the checkpoint cards (issue 35); without it the page shows no card.
-  const card = typeof ckpt.describe === 'function' ? await ckpt.describe() : null;
+  // A card that cannot be made says why in its panel, and the rest is shown.
+  const described = typeof ckpt.describe === 'function';
+  const made = described ? await ckpt.describe().catch((error) => error) : null;
+  const card = made instanceof Error ? null : made;
   signal.throwIfAborted();
   current = ckpt;
   const findings = ckpt.findings.map((f) => ({ ...f, severity: 'warning', component: f.where || undefined }));
@@ -181,8 +184,14 @@ export async function showCheckpoint(source, name, signal, fallback = null) {
     card?.parameters.total ?? ckpt.tensors.reduce((s, t) => s + elements(t.shape), 0)
   ).toLocaleString('en');
   $('sizes').textContent = size;
-  $('card').hidden = card === null;
-  if (card) showCard(card, size);
+  $('card').hidden = !described;
+  if (described) showCard(card, size);
+  if (made instanceof Error) $('card-title').textContent = shown(`(no card: ${made.message})`);
+  if (described && typeof source?.size === 'number') {
+    $('hash-button').disabled = false; // reads.js: validateSafetensors hashes any file
+    $('hash-status').textContent =
+      'Reads the whole file once: SHA-256 and AutoV2, the hashes Civitai knows checkpoints by.';
+  }
   showTensorTable(ckpt.tensors);
   $('scan-status').textContent = 'The scan of tensor data is for .safetensors files: convert this one first.';
   offerConversion(ckpt, name);

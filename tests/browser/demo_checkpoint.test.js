@@ -5,7 +5,8 @@
 // page's private file system: a real FileSystemWritableFileStream). A .bin that is no pickle gets
 // the safetensors view. Unsafe checkpoints: demo_checkpoint_unsafe.test.js.
 import { describe, expect, test } from 'vitest';
-import { copyFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { copyFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { demoBrowser, openDemo, pickFile } from './demo_browser.js';
@@ -50,6 +51,12 @@ describe('a checkpoint in the demo (Chromium)', () => {
     if (typeof ckpt.describe === 'function') {
       expect(await cardHidden()).toBe(false);
       expect(await text(page, 'card-title')).toBe((await ckpt.describe()).title ?? '(untitled)');
+      await page.click('[data-testid=hash-button]'); // the card panel's hashes, of the checkpoint
+      await page.waitForFunction(() => document.body.dataset.state === 'done');
+      const sha256 = createHash('sha256')
+        .update(await readFile(path))
+        .digest('hex');
+      expect(await text(page, 'hash-sha256')).toBe(sha256);
     } else expect(await cardHidden()).toBe(true);
 
     const { name, bytes } = await downloadAfter(demo, page, 'ckpt-convert');
