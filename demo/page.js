@@ -145,7 +145,7 @@ export function clearView(name) {
   state.current = null;
   $('card-title').textContent = '…';
   for (const id of ['shards-box', 'components-box', 'files-box', 'checkpoint-box', 'ckpt-tensors']) $(id).hidden = true;
-  $('card').hidden = false; // a checkpoint without a card hides it (checkpoint_view.js)
+  $('card').hidden = false; // a checkpoint without a card hides it (checkpoint/checkpoint_view.js)
   showEditor(null, name);
   $('file-name').textContent = shown(name);
   $('verdict').textContent = 'reading…';

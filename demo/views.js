@@ -35,11 +35,11 @@ const folderOf = (path) => path.slice(0, path.lastIndexOf('/') + 1);
 const PICKLED = new Set(['pytorch-zip', 'pickle']);
 
 /**
- * A PyTorch checkpoint or a pickle (checkpoint_view.js, loaded with the pickle reader on first
+ * A PyTorch checkpoint or a pickle (checkpoint/checkpoint_view.js, loaded with the pickle reader on first
  * use); `fallback`: the view for a file that is not a pickle after all.
  */
 export async function showCheckpoint(source, name, signal, fallback = null) {
-  return (await import('./checkpoint_view.js')).showCheckpoint(source, name, signal, fallback);
+  return (await import('./checkpoint/checkpoint_view.js')).showCheckpoint(source, name, signal, fallback);
 }
 
 // One read of the header: the opened file, or for a rejected file the report its error carries.

@@ -24,7 +24,7 @@ export const lazyFetches = (page) =>
     performance
       .getEntriesByType('resource')
       .map((e) => new URL(e.name).pathname.split('/').pop())
-      .filter((p) => /^(checkpoint_view\.js|open_checkpoint\.js|safetensors_pickle\.wasm)$/.test(p))
+      .filter((p) => /^(checkpoint_view\.js|convert_panel\.js|open_checkpoint\.js|safetensors_pickle\.wasm)$/.test(p))
       .sort(),
   );
 

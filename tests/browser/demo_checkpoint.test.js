@@ -31,7 +31,12 @@ describe('a checkpoint in the demo (Chromium)', () => {
     const { page, errors } = await downloadingDemo(demo);
     expect(await lazyFetches(page)).toEqual([]); // a .safetensors page fetched none of it
     await pickFile(page, path);
-    expect(await lazyFetches(page)).toEqual(['checkpoint_view.js', 'open_checkpoint.js', 'safetensors_pickle.wasm']);
+    expect(await lazyFetches(page)).toEqual([
+      'checkpoint_view.js',
+      'convert_panel.js',
+      'open_checkpoint.js',
+      'safetensors_pickle.wasm',
+    ]);
     expect(await page.getAttribute('[data-testid=ckpt-verdict]', 'data-verdict')).toBe('safe');
     expect(ckpt.verdict).toBe('safe');
     expect(await text(page, 'verdict')).toBe('safe — PyTorch checkpoint (torch.save zip)');

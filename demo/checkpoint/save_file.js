@@ -1,6 +1,7 @@
 // How the demo saves a file it made: a download (an object URL, revoked once the download has
 // it), or, where the browser has the File System Access API (window.showSaveFilePicker), a file
 // the user picks, the Blob streamed into it so that a checkpoint's gigabytes never sit in memory.
+// The Convert panel (convert_panel.js) saves with either; the editor (../edit_panel.js) downloads.
 
 /** Saves `blob` as a download named `name`. */
 export function download(blob, name) {

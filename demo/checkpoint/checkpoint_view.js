@@ -1,16 +1,16 @@
 // A PyTorch checkpoint (or any pickle) on the demo page, read without running it: its format and
 // verdict, the globals its pickle names (each safe, unknown or unsafe), the scan's findings, its
 // tensors (with the storage facts of views and tied tensors), its other values as text, its card
-// where the package describes checkpoints, and the Convert panel (checkpoint_convert.js). This
+// where the package describes checkpoints, and the Convert panel (convert_panel.js). This
 // module and the pickle reader load with the first checkpoint (views.js imports it on demand):
 // pages that show only .safetensors files never fetch them. Every name and string comes from the
 // pickle, written by strangers: it goes in as text (textContent), never as HTML.
-import { openCheckpoint } from '../web/index.js';
-import { showCard } from './card_panel.js';
-import { offerConversion } from './checkpoint_convert.js';
-import { showFindings, state } from './page.js';
-import { formatValue } from './reads.js';
-import { $, cell, el, formatBytes, plural, shown } from './text.js';
+import { openCheckpoint } from '../../web/index.js';
+import { showCard } from '../card_panel.js';
+import { offerConversion } from './convert_panel.js';
+import { showFindings, state } from '../page.js';
+import { formatValue } from '../reads.js';
+import { $, cell, el, formatBytes, plural, shown } from '../text.js';
 
 /** What each format of scanPickle is, in words. */
 const FORMATS = {

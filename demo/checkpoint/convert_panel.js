@@ -4,10 +4,10 @@
 // UnsafeCheckpoint error naming them, nothing written); the page shows the refusal and offers
 // the explicit option, { allowUnsafeGlobals: true }: the tensors alone, the globals left behind
 // and named in the output's metadata. Nothing of the pickle is ever run.
-import { openSafetensors } from '../web/index.js';
-import { LEFT_BEHIND_KEY } from '../web/pickle/checkpoint_convert.js';
+import { openSafetensors } from '../../web/index.js';
+import { LEFT_BEHIND_KEY } from '../../web/pickle/checkpoint_convert.js';
 import { saveBlob } from './save_file.js';
-import { $, formatBytes, plural, shown } from './text.js';
+import { $, formatBytes, plural, shown } from '../text.js';
 
 /** The formats toSafetensors converts (torch.save's; a plain pickle holds no storages). */
 const CONVERTIBLE = new Set(['pytorch-zip', 'pytorch-legacy']);
@@ -38,7 +38,7 @@ function setStatus(text, kind = '') {
 
 /**
  * Readies the panel for a checkpoint just shown.
- * @param {import('../web/index.js').Checkpoint} ckpt
+ * @param {import('../../web/index.js').Checkpoint} ckpt
  * @param {string} name what was opened (a file's path or a URL)
  */
 export function offerConversion(ckpt, name) {
