@@ -5,7 +5,7 @@ import { EXPAND_ALL_LIMIT, expandAll } from './module_tree.js';
 import { dropped } from './dropped.js';
 import { clearView, showFailure, state } from './page.js';
 import { hashFile, preview, scan } from './reads.js';
-import { showFile, showFiles, showModel, showPipeline } from './views.js';
+import { showCheckpoint, showFile, showFiles, showModel, showPipeline } from './views.js';
 import { $, shown } from './text.js';
 import { offerSignature } from './signature_panel.js';
 import './adapter_panel.js';
@@ -38,7 +38,7 @@ async function showSafely(how, source, name) {
 
 /**
  * Which view picked or dropped files are: a pipeline (model_index.json), a sharded model (an
- * index, or shard-named files), one file, or separate files (a folder of LoRAs).
+ * index, or shard-named files), one file, a checkpoint, or separate files (a folder of LoRAs).
  * @param {File[]} files
  * @param {string | null} folder the folder they came from, if one
  */
@@ -55,6 +55,11 @@ async function viewOf(files, folder) {
     const beside = `${path(file).slice(0, path(file).lastIndexOf('/') + 1)}config.json`;
     const config = files.find((f) => path(f) === beside) ?? null;
     return [(source, title, signal) => showFile(source, title, signal, config), file, path(file)];
+  }
+  if (weights.length === 0 && files.length === 1 && !files[0].name.endsWith('.json')) {
+    // .ckpt, .pt, .pth, .bin, .pkl, …: read as a pickle; a file that is not one gets the
+    // safetensors view, which says what it is.
+    return [(source, title, signal) => showCheckpoint(source, title, signal, showFile), files[0], path(files[0])];
   }
   if (weights.length === 0)
     throw new Error(

@@ -3,6 +3,7 @@
 // file" (st.withMetadata: a new header and the picked file's data, not copied) or "Save as F16"
 // (st.convert). Metadata comes from strangers: it is only ever set as .value or text.
 import { openSafetensors } from '../web/index.js';
+import { download } from './checkpoint/save_file.js';
 
 /** The card's fields and the metadata keys they edit (https://github.com/Stability-AI/ModelSpec). */
 const CARD_FIELDS = [
@@ -62,15 +63,6 @@ function editedMetadata() {
     if (value !== '') out[key] = value;
   }
   return out;
-}
-
-function download(blob, name) {
-  const url = URL.createObjectURL(blob);
-  const a = Object.assign(document.createElement('a'), { href: url, download: name });
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
 const baseName = (name) =>

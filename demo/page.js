@@ -144,7 +144,8 @@ export function clearView(name) {
   clearFile();
   state.current = null;
   $('card-title').textContent = '…';
-  for (const id of ['shards-box', 'components-box', 'files-box']) $(id).hidden = true;
+  for (const id of ['shards-box', 'components-box', 'files-box', 'checkpoint-box', 'ckpt-tensors']) $(id).hidden = true;
+  $('card').hidden = false; // a checkpoint without a card hides it (checkpoint/checkpoint_view.js)
   showEditor(null, name);
   $('file-name').textContent = shown(name);
   $('verdict').textContent = 'reading…';

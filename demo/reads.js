@@ -124,7 +124,7 @@ export function scan() {
   });
 }
 
-const formatValue = (v) => (typeof v === 'number' && !Number.isInteger(v) ? v.toPrecision(6) : String(v));
+export const formatValue = (v) => (typeof v === 'number' && !Number.isInteger(v) ? v.toPrecision(6) : String(v));
 
 // The first rows of a tensor (at most PREVIEW_ELEMENTS values), decoded by getTensor.
 export async function preview(name) {

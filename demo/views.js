@@ -31,6 +31,17 @@ export function locator(source, anchor = null) {
 
 const folderOf = (path) => path.slice(0, path.lastIndexOf('/') + 1);
 
+/** What the core's NotSafetensors finding calls a pickle (cpp/analysis/foreign_format.h). */
+const PICKLED = new Set(['pytorch-zip', 'pickle']);
+
+/**
+ * A PyTorch checkpoint or a pickle (checkpoint/checkpoint_view.js, loaded with the pickle reader on first
+ * use); `fallback`: the view for a file that is not a pickle after all.
+ */
+export async function showCheckpoint(source, name, signal, fallback = null) {
+  return (await import('./checkpoint/checkpoint_view.js')).showCheckpoint(source, name, signal, fallback);
+}
+
 // One read of the header: the opened file, or for a rejected file the report its error carries.
 // `config`: the config.json picked with it (its card's KV cache), or null.
 async function open(file, signal, config = null) {
@@ -47,6 +58,8 @@ async function open(file, signal, config = null) {
 export async function showFile(file, name, signal, config = null) {
   const { st, report } = await open(file, signal, config);
   signal.throwIfAborted();
+  if (report.findings.some((f) => f.code === 'NotSafetensors' && PICKLED.has(f.format)))
+    return showCheckpoint(file, name, signal); // a checkpoint under any name, or by URL
   showReportVerdict(report);
   showFindings(report.findings);
   state.current = { file, st: null, scan: null, findings: report.findings, shards: null };
