@@ -1,0 +1,28 @@
+// torch's dtypes as safetensors names them (safetensors/torch.py _TYPES; torch/storage.py
+// _dtype_to_storage_type_map and _new_dtypes list what torch saves); null: safetensors has none.
+export const SAFETENSORS_DTYPE = {
+  float64: 'F64',
+  float32: 'F32',
+  float16: 'F16',
+  bfloat16: 'BF16',
+  int64: 'I64',
+  int32: 'I32',
+  int16: 'I16',
+  int8: 'I8',
+  uint8: 'U8',
+  bool: 'BOOL',
+  complex64: 'C64',
+  complex128: null,
+  float8_e5m2: 'F8_E5M2',
+  float8_e4m3fn: 'F8_E4M3',
+  float8_e5m2fnuz: 'F8_E5M2FNUZ',
+  float8_e4m3fnuz: 'F8_E4M3FNUZ',
+  float8_e8m0fnu: 'F8_E8M0',
+  float4_e2m1fn_x2: null,
+  bits8: null,
+  bits16: null,
+  complex32: null,
+  uint16: 'U16',
+  uint32: 'U32',
+  uint64: 'U64',
+};
