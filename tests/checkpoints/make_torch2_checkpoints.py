@@ -12,7 +12,7 @@ import struct
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from torch2_pickle import DTYPES, Device, Layout, Parameter, Storage, Tensor  # noqa: E402
+from torch2_pickle import DTYPES, Device, Layout, Parameter, Storage, Tensor, torch_save_legacy  # noqa: E402
 from torch2_zip import torch_save  # noqa: E402
 
 OUT = os.path.dirname(os.path.abspath(__file__))
@@ -75,7 +75,7 @@ def describe(obj, prefix=''):
         facts = {'dtype': t.storage.dtype.name, 'shape': list(t.size), 'stride': list(t.stride),
                  'storage_offset': t.offset, 'storage': t.storage.key, 'parameter': isinstance(obj, Parameter),
                  'requires_grad': obj.requires_grad if isinstance(obj, Parameter) else t.requires_grad,
-                 'bytes': data.hex()}
+                 'storage_nbytes': len(t.storage.data), 'bytes': data.hex()}
         values = element_values(data, t.storage.dtype)
         if values is not None:
             facts['values'] = values
@@ -197,6 +197,11 @@ def main():
     save(state_dict(), 'torch2_model_big.pt', byteorder='big')
     save(state_dict(), 'torch2_layout21.pt', layout='2.1', crc=False)
     save(parameters(), 'torch2_parameters.pt', protocol=4)
+    legacy = {**views(), **state_dict()}  # keys of 8 and 9 digits: sorted as text, not as numbers
+    keys = [str(99_999_000 + 500_000 * i * i) for i in range(len(list(_all_storages(legacy))))]
+    torch_save_legacy(legacy, os.path.join(OUT, 'torch2_legacy.pt'), keys)
+    written['torch2_legacy.pt'] = {'format': 'pytorch-legacy', 'verdict': 'safe', 'tensors': describe(legacy),
+                                   'layout': 'legacy', 'byteorder': ''}
     with open(os.path.join(OUT, 'torch2_expected.json'), 'w') as f:
         json.dump(written, f, indent=1, sort_keys=True)
         f.write('\n')

@@ -20,6 +20,7 @@ pytorch/pytorch at tag v2.9.0:
 import collections
 import io
 import pickle
+import struct
 import sys
 import types
 
@@ -147,7 +148,9 @@ class Device:
 # ---- the pickle, as torch/serialization.py _save's persistent_id names storages
 
 
-def pickle_checkpoint(obj, protocol=2):
+def pickle_checkpoint(obj, protocol=2, legacy_keys=None):
+    """The main pickle and its storages in the order met. With legacy_keys (_legacy_save: keys
+    are str(storage._cdata), a pointer), each id carries a sixth item, view_metadata None."""
     storages = []
 
     class TorchPickler(pickle.Pickler):
@@ -155,12 +158,30 @@ def pickle_checkpoint(obj, protocol=2):
             if not isinstance(o, Storage):
                 return None
             if o.key is None:
-                o.key = str(len(storages))
+                o.key = legacy_keys[len(storages)] if legacy_keys else str(len(storages))
                 storages.append(o)
+            view = (None,) if legacy_keys else ()
             if o.dtype.storage is None:  # an UntypedStorage: its length in bytes
-                return ('storage', UNTYPED, o.key, 'cpu', len(o.data))
-            return ('storage', o.dtype.storage, o.key, 'cpu', len(o.data) // o.dtype.size)
+                return ('storage', UNTYPED, o.key, 'cpu', len(o.data)) + view
+            return ('storage', o.dtype.storage, o.key, 'cpu', len(o.data) // o.dtype.size) + view
 
     buf = io.BytesIO()
     TorchPickler(buf, protocol=protocol).dump(obj)
     return buf.getvalue(), storages
+
+
+def torch_save_legacy(obj, path, keys):
+    """torch.save(obj, path, _use_new_zipfile_serialization=False) as torch 2.x writes it
+    (torch/serialization.py `_legacy_save`): pickles of the magic number, the protocol version
+    1001 and sys_info, the object, the storage keys sorted as strings; then each storage as
+    `_write_file` writes it, an int64 count of elements of `_element_size(dtype)` bytes
+    (an UntypedStorage's dtype is uint8: its count is its bytes) and the bytes, little-endian."""
+    sys_info = {'protocol_version': 1001, 'little_endian': True, 'type_sizes': {'short': 2, 'int': 4, 'long': 4}}
+    data, storages = pickle_checkpoint(obj, 2, keys)
+    out = b''.join(pickle.dumps(v, protocol=2) for v in (0x1950a86a20f9469cfc6c, 1001, sys_info)) + data
+    out += pickle.dumps(sorted(s.key for s in storages), protocol=2)
+    for s in sorted(storages, key=lambda s: s.key):
+        size = 1 if s.dtype.storage is None else s.dtype.size
+        out += struct.pack('<q', len(s.data) // size) + s.data
+    with open(path, 'wb') as f:
+        f.write(out)

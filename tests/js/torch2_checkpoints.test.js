@@ -3,7 +3,7 @@
 // listed with its dtype, shape, stride and offset; getTensor gives the generator's values; the
 // converted file, reopened, holds each tensor's exact bytes under the safetensors dtype; dtypes
 // safetensors has no name for are refused by name; big-endian files (byteorder "big") read as
-// their little-endian twins.
+// their little-endian twins; the legacy format as torch 2.x writes it reads too.
 import { describe, expect, test } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -21,7 +21,9 @@ const hex = (/** @type {Uint8Array} */ b) => Buffer.from(b).toString('hex');
 test('the generator wrote every dtype torch 2.x saves, and files of both byte orders', () => {
   const dtypes = new Set(FILES.flatMap((f) => Object.values(EXPECTED[f].tensors).map((t) => t.dtype)));
   expect([...dtypes].sort()).toEqual(Object.keys(SAFETENSORS_DTYPE).sort());
-  expect(new Set(FILES.map((f) => EXPECTED[f].byteorder))).toEqual(new Set(['little', 'big']));
+  // '': the legacy format has no byteorder record (its storages are always little-endian).
+  expect(new Set(FILES.map((f) => EXPECTED[f].byteorder))).toEqual(new Set(['little', 'big', '']));
+  expect(new Set(FILES.map((f) => EXPECTED[f].format))).toEqual(new Set(['pytorch-zip', 'pytorch-legacy']));
 });
 
 describe.each(FILES)('%s', (file) => {
