@@ -75,7 +75,7 @@ def describe(obj, prefix=''):
         facts = {'dtype': t.storage.dtype.name, 'shape': list(t.size), 'stride': list(t.stride),
                  'storage_offset': t.offset, 'storage': t.storage.key, 'parameter': isinstance(obj, Parameter),
                  'requires_grad': obj.requires_grad if isinstance(obj, Parameter) else t.requires_grad,
-                 'storage_nbytes': len(t.storage.data), 'bytes': data.hex()}
+                 'location': t.storage.location, 'storage_nbytes': len(t.storage.data), 'bytes': data.hex()}
         values = element_values(data, t.storage.dtype)
         if values is not None:
             facts['values'] = values
@@ -96,15 +96,15 @@ F8_CODES = {
 }
 
 
-def storage_of(name, values):
+def storage_of(name, values, location='cpu'):
     dtype = DTYPES[name]
     if name in F8_CODES or dtype.fmt is None:
-        return Storage(dtype, bytes(values))
+        return Storage(dtype, bytes(values), location)
     if dtype.fmt == 'bf16':
-        return Storage(dtype, b''.join(struct.pack('<f', v)[2:] for v in values))
+        return Storage(dtype, b''.join(struct.pack('<f', v)[2:] for v in values), location)
     fmt = dtype.fmt
     flat = [x for v in values for x in ((v.real, v.imag) if len(fmt) == 2 else (v,))]
-    return Storage(dtype, struct.pack('<' + fmt[0] * len(flat), *flat))
+    return Storage(dtype, struct.pack('<' + fmt[0] * len(flat), *flat), location)
 
 
 def every_dtype():
@@ -171,7 +171,7 @@ def parameters():
             'frozen': Parameter(Tensor(storage_of('float8_e5m2', [0x3C, 0x40]), 0, (2,), (1,)), requires_grad=False),
             'lora_A': Parameter(Tensor(storage_of('bfloat16', [0.5, -0.5, 1.5]), 0, (3,), (1,)),
                                 state={'adapter': 'default', 'rank': 4}),
-            'grad': Tensor(storage_of('float32', [0.25, 0.5]), 0, (2,), (1,), requires_grad=True),
+            'grad': Tensor(storage_of('float32', [0.25, 0.5], 'cuda:0'), 0, (2,), (1,), requires_grad=True),
             'tagged': Tensor(storage_of('uint32', [9, 10, 11]), 0, (3,), (1,), attrs={'quant': 'none'}),
         },
         'layout': Layout('torch.strided'),
@@ -185,8 +185,9 @@ def main():
 
     def save(obj, file_name, **kw):
         torch_save(obj, os.path.join(OUT, file_name), **kw)
+        folder = 'archive' if kw.get('stream') else os.path.splitext(file_name)[0]
         written[file_name] = {'format': 'pytorch-zip', 'verdict': 'safe', 'tensors': describe(obj), **{
-            'layout': kw.get('layout', '2.9'), 'byteorder': kw.get('byteorder', 'little')}}
+            'layout': kw.get('layout', '2.9'), 'byteorder': kw.get('byteorder', 'little'), 'folder': folder}}
         for s in list(_all_storages(obj)):
             s.key = None  # keys are the next file's own
 
@@ -195,13 +196,13 @@ def main():
     save(views(), 'torch2_views.pt')
     save(state_dict(), 'torch2_model.v2.pt')
     save(state_dict(), 'torch2_model_big.pt', byteorder='big')
-    save(state_dict(), 'torch2_layout21.pt', layout='2.1', crc=False)
+    save(state_dict(), 'torch2_layout21.pt', layout='2.1', crc=False, stream=True)
     save(parameters(), 'torch2_parameters.pt', protocol=4)
     legacy = {**views(), **state_dict()}  # keys of 8 and 9 digits: sorted as text, not as numbers
     keys = [str(99_999_000 + 500_000 * i * i) for i in range(len(list(_all_storages(legacy))))]
     torch_save_legacy(legacy, os.path.join(OUT, 'torch2_legacy.pt'), keys)
     written['torch2_legacy.pt'] = {'format': 'pytorch-legacy', 'verdict': 'safe', 'tensors': describe(legacy),
-                                   'layout': 'legacy', 'byteorder': ''}
+                                   'layout': 'legacy', 'byteorder': '', 'folder': ''}
     with open(os.path.join(OUT, 'torch2_expected.json'), 'w') as f:
         json.dump(written, f, indent=1, sort_keys=True)
         f.write('\n')

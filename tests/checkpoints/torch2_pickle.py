@@ -88,10 +88,11 @@ DTYPES = {name: Dtype(name, size, fmt, storage and _storage_class(storage)) for 
 
 
 class Storage:
-    """One storage: its bytes (little-endian elements) and the dtype torch saved it with."""
+    """One storage: its bytes (little-endian elements), the dtype torch saved it with, and its
+    location_tag ("cpu", "cuda:0": the device it was saved from)."""
 
-    def __init__(self, dtype, data):
-        self.dtype, self.data, self.key = dtype, data, None
+    def __init__(self, dtype, data, location='cpu'):
+        self.dtype, self.data, self.key, self.location = dtype, data, None, location
 
 
 class Tensor:
@@ -162,8 +163,8 @@ def pickle_checkpoint(obj, protocol=2, legacy_keys=None):
                 storages.append(o)
             view = (None,) if legacy_keys else ()
             if o.dtype.storage is None:  # an UntypedStorage: its length in bytes
-                return ('storage', UNTYPED, o.key, 'cpu', len(o.data)) + view
-            return ('storage', o.dtype.storage, o.key, 'cpu', len(o.data) // o.dtype.size) + view
+                return ('storage', UNTYPED, o.key, o.location, len(o.data)) + view
+            return ('storage', o.dtype.storage, o.key, o.location, len(o.data) // o.dtype.size) + view
 
     buf = io.BytesIO()
     TorchPickler(buf, protocol=protocol).dump(obj)

@@ -12,7 +12,9 @@
 - miniz writes every record STORED with flag bits 3 and 11 (a data descriptor after the data,
   CRC and sizes zero in the local header), DOS time zero, ZIP64 end records always; with
   torch.serialization.config.save.compute_crc32 = False (2.6+) the CRCs are zero;
-- the archive's folder is the file's name without folder and extension (`basename`).
+- the archive's folder is the file's name without folder and extension (`basename`), or
+  "archive" when torch.save is given a file object (PyTorchStreamWriter's writer_func
+  constructor).
 torch 2.1 wrote data.pkl, byteorder, the storages and version only."""
 
 import os
@@ -57,11 +59,11 @@ def serialization_id(records):
     return f'{h:020d}{c:020d}'.encode()
 
 
-def torch_save(obj, path, layout='2.9', byteorder='little', crc=True, protocol=2):
+def torch_save(obj, path, layout='2.9', byteorder='little', crc=True, protocol=2, stream=False):
     """torch.save(obj, path) as torch `layout` writes it: '2.9' (every record above) or
     '2.1' (byteorder only, before .format_version, .storage_alignment and serialization_id)."""
     data_pkl, storages = pickle_checkpoint(obj, protocol)
-    folder = os.path.splitext(os.path.basename(path))[0]
+    folder = 'archive' if stream else os.path.splitext(os.path.basename(path))[0]
     records = [('data.pkl', data_pkl)]
     if layout == '2.9':
         records += [('.format_version', b'1'), ('.storage_alignment', b'64')]

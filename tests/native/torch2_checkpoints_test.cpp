@@ -71,9 +71,10 @@ TEST(Torch2Checkpoints, EveryFileReadsAsTheGeneratorWroteIt) {
     EXPECT_EQ(ckpt.report.verdict, scan::Verdict::Safe);
     for (const auto& f : ckpt.report.findings) ADD_FAILURE() << f.code << " at " << f.where;
     for (const auto& g : ckpt.report.globals) EXPECT_EQ(g.safety, scan::Safety::Safe) << g.module << "." << g.name;
-    // torch's PyTorchStreamWriter names the archive folder after the file, extension dropped.
+    // torch's PyTorchStreamWriter names the archive folder after the file, extension dropped
+    // ("archive" for a stream).
     const bool zip = ckpt.report.format == scan::FileFormat::PytorchZip;
-    if (zip) EXPECT_EQ(ckpt.data_where, name.substr(0, name.rfind('.')) + "/data.pkl");
+    if (zip) EXPECT_EQ(ckpt.data_where, std::string(get<std::string_view>(facts["folder"])) + "/data.pkl");
     const std::string_view byteorder = get<std::string_view>(facts["byteorder"]);
     EXPECT_EQ(ckpt.byteorder, byteorder);
     auto ours = tensors_by_name(ckpt.contents);
@@ -85,6 +86,7 @@ TEST(Torch2Checkpoints, EveryFileReadsAsTheGeneratorWroteIt) {
       const pickle::TensorRecord& t = *ours[tensor];
       expect_tensor_facts(t, fact, tensor);
       EXPECT_EQ(t.storage_key, get<std::string_view>(fact["storage"])) << tensor;
+      EXPECT_EQ(t.location, get<std::string_view>(fact["location"])) << tensor;
       EXPECT_EQ(t.requires_grad, get<bool>(fact["requires_grad"])) << tensor;
       EXPECT_EQ(t.numel_in_bytes, pickle::torch_dtype_info(t.dtype).storage.empty()) << tensor;
       const scan::StorageLocation* s = ckpt.storage(t.storage_key);
