@@ -12,7 +12,8 @@ import struct
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from torch2_pickle import DTYPES, Device, Layout, Parameter, Storage, Tensor, torch_save_legacy  # noqa: E402
+from torch2_pickle import (DTYPES, PER_CHANNEL_AFFINE, PER_TENSOR_AFFINE, Device, Layout, Parameter,  # noqa: E402
+                           Storage, Tensor, torch_save_legacy)
 from torch2_zip import torch_save  # noqa: E402
 
 OUT = os.path.dirname(os.path.abspath(__file__))
@@ -124,7 +125,7 @@ def every_dtype():
     }
     values.update(F8_CODES)
     out = {}
-    for name in DTYPES:
+    for name in [n for n in DTYPES if not n.startswith('q')]:  # quantized ones: quantized()
         s = storage_of(name, values[name])  # bits16: six 16-bit elements given as twelve bytes
         out[name] = Tensor(s, 0, (2, 3), (3, 1))
     return out
@@ -163,6 +164,18 @@ def state_dict():
     return sd
 
 
+def quantized():
+    """Quantized tensors (_rebuild_qtensor): per tensor in each quantized dtype, and per channel,
+    whose scales and zero points are tensors inside the quantizer parameters."""
+    out = {name: Tensor(storage_of(name, [1, 3, 5, 7]), 0, (2, 2), (2, 1), quantizer=(PER_TENSOR_AFFINE, 0.5, 3))
+           for name in ('qint8', 'quint8', 'qint32')}
+    scales = Tensor(storage_of('float64', [0.5, 0.25]), 0, (2,), (1,))
+    zero_points = Tensor(storage_of('int64', [0, 1]), 0, (2,), (1,))
+    out['per_channel'] = Tensor(storage_of('qint8', [-1, 2, 3, -4]), 0, (2, 2), (2, 1),
+                                quantizer=(PER_CHANNEL_AFFINE, scales, zero_points, 0))
+    return out
+
+
 def parameters():
     """Parameters and tensors carrying what torch 2.x adds: requires_grad, hooks, Python state."""
     return {
@@ -198,6 +211,7 @@ def main():
     save(state_dict(), 'torch2_model_big.pt', byteorder='big')
     save(state_dict(), 'torch2_layout21.pt', layout='2.1', crc=False, stream=True)
     save(parameters(), 'torch2_parameters.pt', protocol=4)
+    save(quantized(), 'torch2_quantized.pt')
     legacy = {**views(), **state_dict()}  # keys of 8 and 9 digits: sorted as text, not as numbers
     keys = [str(99_999_000 + 500_000 * i * i) for i in range(len(list(_all_storages(legacy))))]
     torch_save_legacy(legacy, os.path.join(OUT, 'torch2_legacy.pt'), keys)

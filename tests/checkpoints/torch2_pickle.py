@@ -48,6 +48,7 @@ REBUILD_V2 = _function(UTILS, '_rebuild_tensor_v2')
 REBUILD_V3 = _function(UTILS, '_rebuild_tensor_v3')
 REBUILD_PARAMETER = _function(UTILS, '_rebuild_parameter')
 REBUILD_PARAMETER_STATE = _function(UTILS, '_rebuild_parameter_with_state')
+REBUILD_QTENSOR = _function(UTILS, '_rebuild_qtensor')
 REBUILD_FROM_TYPE = _function(TENSOR_MOD, '_rebuild_from_type_v2')
 GET_LAYOUT = _function(SERIALIZATION, '_get_layout')
 DEVICE = type('device', (), {'__module__': 'torch'})
@@ -84,7 +85,25 @@ DTYPES = {name: Dtype(name, size, fmt, storage and _storage_class(storage)) for 
     ('float8_e5m2', 1, 'e5m2', None), ('float8_e4m3fn', 1, 'e4m3fn', None), ('float8_e5m2fnuz', 1, 'e5m2fnuz', None),
     ('float8_e4m3fnuz', 1, 'e4m3fnuz', None), ('float8_e8m0fnu', 1, 'e8m0', None),
     ('float4_e2m1fn_x2', 1, None, None), ('bits8', 1, None, None), ('bits16', 2, None, None),
-    ('complex32', 4, 'ee', None), ('uint16', 2, 'H', None), ('uint32', 4, 'I', None), ('uint64', 8, 'Q', None)]}
+    ('complex32', 4, 'ee', None), ('uint16', 2, 'H', None), ('uint32', 4, 'I', None), ('uint64', 8, 'Q', None),
+    # quantized: only ever the storage of a _rebuild_qtensor (its integer representation)
+    ('qint8', 1, 'b', 'QInt8Storage'), ('quint8', 1, 'B', 'QUInt8Storage'), ('qint32', 4, 'i', 'QInt32Storage')]}
+
+
+class QScheme:
+    """torch.per_tensor_affine and friends: pickle as the global, as dtypes do."""
+    __module__ = 'torch'
+
+    def __init__(self, name):
+        self.name = name
+        setattr(TORCH, name, self)
+
+    def __reduce__(self):
+        return self.name
+
+
+PER_TENSOR_AFFINE = QScheme('per_tensor_affine')
+PER_CHANNEL_AFFINE = QScheme('per_channel_affine')
 
 
 class Storage:
@@ -98,12 +117,15 @@ class Storage:
 class Tensor:
     """A tensor over a Storage: pickles as torch 2.x's Tensor._reduce_ex_internal does."""
 
-    def __init__(self, storage, offset, size, stride, requires_grad=False, attrs=None):
+    def __init__(self, storage, offset, size, stride, requires_grad=False, attrs=None, quantizer=None):
         self.storage, self.offset, self.size, self.stride = storage, offset, tuple(size), tuple(stride)
-        self.requires_grad, self.attrs = requires_grad, attrs
+        self.requires_grad, self.attrs, self.quantizer = requires_grad, attrs, quantizer
 
     def reduce_internal(self):
         dtype = self.storage.dtype
+        if self.quantizer:  # (qscheme, scale, zero_point) or (qscheme, scales, zero_points, axis)
+            return REBUILD_QTENSOR, (self.storage, self.offset, self.size, self.stride, self.quantizer,
+                                     self.requires_grad, collections.OrderedDict())
         args = (self.storage, self.offset, self.size, self.stride, self.requires_grad, collections.OrderedDict())
         if dtype.storage is None:
             return REBUILD_V3, args + (dtype,)

@@ -25,4 +25,7 @@ export const SAFETENSORS_DTYPE = {
   uint16: 'U16',
   uint32: 'U32',
   uint64: 'U64',
+  qint8: null,
+  quint8: null,
+  qint32: null,
 };
