@@ -209,7 +209,7 @@ def main():
     save(views(), 'torch2_views.pt')
     save(state_dict(), 'torch2_model.v2.pt')
     save(state_dict(), 'torch2_model_big.pt', byteorder='big')
-    save(state_dict(), 'torch2_layout21.pt', layout='2.1', crc=False, stream=True)
+    save(state_dict(), 'torch2_layout_early.pt', layout='early-2.x', crc=False, stream=True)
     save(parameters(), 'torch2_parameters.pt', protocol=4)
     save(quantized(), 'torch2_quantized.pt')
     legacy = {**views(), **state_dict()}  # keys of 8 and 9 digits: sorted as text, not as numbers

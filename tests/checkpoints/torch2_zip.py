@@ -11,11 +11,11 @@
   "FB" + le16 length + 'Z' * length in the local header;
 - miniz writes every record STORED with flag bits 3 and 11 (a data descriptor after the data,
   CRC and sizes zero in the local header), DOS time zero, ZIP64 end records always; with
-  torch.serialization.config.save.compute_crc32 = False (2.6+) the CRCs are zero;
+  torch.serialization.config.save.compute_crc32 = False (a later 2.x option) the CRCs are zero;
 - the archive's folder is the file's name without folder and extension (`basename`), or
   "archive" when torch.save is given a file object (PyTorchStreamWriter's writer_func
   constructor).
-torch 2.1 wrote data.pkl, byteorder, the storages and version only."""
+Earlier 2.x releases wrote fewer of these: the byteorder record came first, then the others."""
 
 import os
 import struct
@@ -61,7 +61,8 @@ def serialization_id(records):
 
 def torch_save(obj, path, layout='2.9', byteorder='little', crc=True, protocol=2, stream=False):
     """torch.save(obj, path) as torch `layout` writes it: '2.9' (every record above) or
-    '2.1' (byteorder only, before .format_version, .storage_alignment and serialization_id)."""
+    'early-2.x' (byteorder only, before .format_version, .storage_alignment and serialization_id).
+    stream: saved to a file object (the folder is "archive")."""
     data_pkl, storages = pickle_checkpoint(obj, protocol)
     folder = 'archive' if stream else os.path.splitext(os.path.basename(path))[0]
     records = [('data.pkl', data_pkl)]
