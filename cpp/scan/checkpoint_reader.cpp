@@ -89,7 +89,7 @@ void read_legacy(Reading& r) {
   if (!r.options.locate_storages) return;
   // Storages follow in the order of the key list, each an int64 count then its elements. An
   // UntypedStorage's (torch 2.x's float8, uint16, ...) elements are its bytes: _legacy_save
-  // writes it with _element_size(torch.uint8) (pytorch/pytorch torch/serialization.py, v2.9.0).
+  // writes it with _element_size(torch.uint8) (pytorch/pytorch torch/serialization.py at 31d1cf19).
   const auto& keys = pickles[4].at(pickles[4].root);
   if (keys.kind != pickle::Kind::List) return;
   for (pickle::ValueId k : keys.items) {

@@ -56,7 +56,7 @@ struct Checkpoint {
   pickle::PickleResult data;              ///< the main pickle
   pickle::TorchContents contents;         ///< its tensors
   std::vector<StorageLocation> storages;  ///< sorted by key
-  /// @brief The torch zip's `byteorder` record ("little", "big"; torch 2.1+ writes it, see
+  /// @brief The torch zip's `byteorder` record ("little", "big"; torch 2.x writes it, see
   /// pytorch/pytorch torch/serialization.py `_save`), empty when absent: then little-endian.
   std::string byteorder;
 

@@ -59,7 +59,7 @@ bool Reading::read_zip() {
           {e.name.substr(storage_folder.size()), record.data_offset, record.data_size, record.stored});
       continue;
     }
-    // torch 2.1+'s `byteorder`: the storages' element order (torch.load byte-swaps "big" ones).
+    // torch 2.x's `byteorder`: the storages' element order (torch.load byte-swaps "big" ones).
     if (archive.data_pickle && options.locate_storages && e.name == archive.folder + "byteorder") {
       auto text = bytes(record.data_offset, std::min<std::uint64_t>(record.data_size, 64));
       if (!record.stored) {  // re-zipped with deflate: inflated as a pickle record is

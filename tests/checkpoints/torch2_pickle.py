@@ -1,7 +1,7 @@
 """Stand-ins for torch's objects, registered under torch's module names so that Python's own
 Pickler writes the pickle torch 2.x's torch.save writes (protocol 2 by default:
 torch.serialization.DEFAULT_PROTOCOL). Nothing of torch is imported or run. Facts from
-pytorch/pytorch at tag v2.9.0:
+pytorch/pytorch main at 31d1cf19 (torch/serialization.py; the others at the same time):
 - torch/serialization.py `_save`, persistent_id: ('storage', storage class, key, location,
   numel), keys "0", "1", ... in the order met; a TypedStorage's class is its legacy one
   (torch.FloatStorage, ...) and numel counts elements; an UntypedStorage's counts bytes.

@@ -1,5 +1,5 @@
 """The zip torch 2.x's torch.save writes, byte for byte (pytorch/pytorch: torch/serialization.py
-`_save` at tag v2.9.0 and main 31d1cf19; caffe2/serialize/inline_container.cc at 3834689c):
+`_save` at main 31d1cf19; caffe2/serialize/inline_container.cc at 3834689c):
 - after data.pkl the records `.format_version` ("1": storages written in the numeric order of
   their keys, 0, 1, ..., 10, not sorted as strings), `.storage_alignment` ("64") and `byteorder`
   (sys.byteorder: "little", or "big" on s390x, whose storages then hold big-endian elements that

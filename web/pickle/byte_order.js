@@ -1,4 +1,4 @@
-// A checkpoint's storages in little-endian order, whatever machine wrote them. torch 2.1+
+// A checkpoint's storages in little-endian order, whatever machine wrote them. torch 2.x
 // records the writer's sys.byteorder in the zip's `byteorder` record ("little" or "big", on
 // s390x); torch.load refuses any other value, and byte-swaps every element of a "big" storage,
 // each half of a complex on its own (pytorch/pytorch torch/serialization.py `_load`,
