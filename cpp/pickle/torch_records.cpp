@@ -118,12 +118,15 @@ class Walker {
   }
 
   // _rebuild_tensor(storage, offset, size, stride), _v2(..., requires_grad, hooks[, metadata]),
-  // _v3(..., requires_grad, hooks, dtype[, metadata]). True when `fn` is one of them.
+  // _v3(..., requires_grad, hooks, dtype[, metadata]), and a quantized tensor's
+  // _rebuild_qtensor(..., quantizer_params, requires_grad, hooks): its storage holds the integer
+  // representation, its dtype (qint8, ...) the storage class's. True when `fn` is one of them.
   bool read_tensor(ValueId call, ValueId fn, const Value& args, const std::string& path) {
     const bool v1 = is_global(p_, fn, "torch._utils", "_rebuild_tensor");
     const bool v2 = is_global(p_, fn, "torch._utils", "_rebuild_tensor_v2");
     const bool v3 = is_global(p_, fn, "torch._utils", "_rebuild_tensor_v3");
-    if (!v1 && !v2 && !v3) return false;
+    const bool quantized = is_global(p_, fn, "torch._utils", "_rebuild_qtensor");
+    if (!v1 && !v2 && !v3 && !quantized) return false;
     const std::size_t need = v1 ? 4 : v2 ? 6 : 7;
     auto bad = [&](TensorIssue issue) {
       out.findings.push_back({issue, path});
@@ -141,7 +144,7 @@ class Walker {
     t.storage_offset = static_cast<std::uint64_t>(*offset);
     t.size = std::move(*size);
     t.stride = std::move(*stride);
-    if (!v1) t.requires_grad = int_value(p_, args.items[4]).value_or(0) != 0;
+    if (!v1) t.requires_grad = int_value(p_, args.items[quantized ? 5 : 4]).value_or(0) != 0;
     std::optional<TorchDtype> explicit_dtype;
     if (v3) {
       const Value& d = p_.at(args.items[6]);

@@ -1,6 +1,6 @@
 // torch's tensors as the pickle describes them, read without running anything: the calls of
-// torch._utils._rebuild_tensor / _v2 / _v3 and _rebuild_parameter(_with_state) (argument
-// order from torch/_utils.py) over the persistent ids torch.save writes for storages
+// torch._utils._rebuild_tensor / _v2 / _v3, _rebuild_qtensor and _rebuild_parameter(_with_state)
+// (argument order from torch/_utils.py) over the persistent ids torch.save writes for storages
 // (('storage', storage class, key, location, numel[, view metadata]) from the persistent_id
 // of torch/serialization.py). Names are the dict keys on the way there, joined with dots.
 #pragma once

@@ -87,14 +87,16 @@ void read_legacy(Reading& r) {
   r.out.data = std::move(pickles[3]);
   r.out.data_where = names[3];
   if (!r.options.locate_storages) return;
-  // Storages follow in the order of the key list, each an int64 count then its elements.
+  // Storages follow in the order of the key list, each an int64 count then its elements. An
+  // UntypedStorage's (torch 2.x's float8, uint16, ...) elements are its bytes: _legacy_save
+  // writes it with _element_size(torch.uint8) (pytorch/pytorch torch/serialization.py at 31d1cf19).
   const auto& keys = pickles[4].at(pickles[4].root);
   if (keys.kind != pickle::Kind::List) return;
   for (pickle::ValueId k : keys.items) {
     const pickle::Value& key = pickles[4].at(k);
     std::uint64_t element = 0;
     for (const auto& t : r.out.contents.tensors)
-      if (t.storage_key == key.text) element = pickle::torch_dtype_info(t.dtype).element_size;
+      if (t.storage_key == key.text) element = t.numel_in_bytes ? 1 : pickle::torch_dtype_info(t.dtype).element_size;
     const auto count = r.bytes(at, 8);
     const auto s = container::read_legacy_storage(count, at, element, r.source.size());
     if (!s.ok) return r.out.report.add(ContainerFinding{ContainerIssue::EntryOutOfRange, at}, "");

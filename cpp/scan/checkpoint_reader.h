@@ -56,6 +56,9 @@ struct Checkpoint {
   pickle::PickleResult data;              ///< the main pickle
   pickle::TorchContents contents;         ///< its tensors
   std::vector<StorageLocation> storages;  ///< sorted by key
+  /// @brief The torch zip's `byteorder` record ("little", "big"; torch 2.x writes it, see
+  /// pytorch/pytorch torch/serialization.py `_save`), empty when absent: then little-endian.
+  std::string byteorder;
 
   /// @brief The location of storage `key`, if found.
   const StorageLocation* storage(std::string_view key) const;

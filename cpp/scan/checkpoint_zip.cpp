@@ -59,6 +59,16 @@ bool Reading::read_zip() {
           {e.name.substr(storage_folder.size()), record.data_offset, record.data_size, record.stored});
       continue;
     }
+    // torch 2.x's `byteorder`: the storages' element order (torch.load byte-swaps "big" ones).
+    if (archive.data_pickle && options.locate_storages && e.name == archive.folder + "byteorder") {
+      auto text = bytes(record.data_offset, std::min<std::uint64_t>(record.data_size, 64));
+      if (!record.stored) {  // re-zipped with deflate: inflated as a pickle record is
+        auto inflated = options.inflate && e.size <= 64 ? options.inflate(text, e.size) : std::nullopt;
+        text = inflated ? std::move(*inflated) : std::vector<std::uint8_t>{'?'};
+      }
+      out.byteorder.assign(text.begin(), text.end());
+      continue;
+    }
     // The record's bytes, inflated where needed (only records that may hold a pickle).
     const bool main = archive.data_pickle == i;
     auto head = bytes(record.data_offset, std::min<std::uint64_t>(record.data_size, 16));

@@ -134,6 +134,8 @@ void write_checkpoint_json(const Checkpoint& checkpoint, std::string_view file, 
     json.end_object();
   }
   json.end_array();
+  json.key("byteorder");
+  json.string(checkpoint.byteorder);
   json.end_object();
 }
 

@@ -9,25 +9,10 @@ import { fileURLToPath } from 'node:url';
 import { openCheckpoint, scanPickle, SafetensorsError } from '../../web/index.js';
 import { rejection } from './fixtures.js';
 import { tensorBytes } from '../../web/pickle/open_checkpoint.js';
+import { SAFETENSORS_DTYPE } from './torch_dtype_names.js';
 
 const DIR = fileURLToPath(new URL('../checkpoints/', import.meta.url));
 const EXPECTED = JSON.parse(await readFile(`${DIR}expected.json`, 'utf8'));
-
-/** torch's dtype names as safetensors names them (torch/_utils.py, safetensors/torch.py). */
-const SAFETENSORS_DTYPE = {
-  float64: 'F64',
-  float32: 'F32',
-  float16: 'F16',
-  bfloat16: 'BF16',
-  int64: 'I64',
-  int32: 'I32',
-  int16: 'I16',
-  int8: 'I8',
-  uint8: 'U8',
-  bool: 'BOOL',
-  complex64: 'C64',
-  complex128: null,
-};
 
 /** expected.json's tensors of `file` under the names openCheckpoint gives (state_dict unwrapped). */
 function expectedTensors(/** @type {string} */ file) {

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "checkpoint_source.h"
+#include "expected_json.h"
 #include "simdjson.h"
 
 namespace safetensors::testing {
@@ -16,34 +17,7 @@ namespace {
 
 using scan::Checkpoint;
 
-simdjson::dom::element expected_json() {
-  static simdjson::dom::parser parser;
-  static std::string text = file_bytes(checkpoints_dir() / "expected.json");
-  simdjson::dom::element root;
-  EXPECT_EQ(parser.parse(text).get(root), simdjson::SUCCESS);
-  return root;
-}
-
-// simdjson without exceptions: a field's value, or a failed test and a default.
-template <typename T>
-T get(simdjson::simdjson_result<simdjson::dom::element> e) {
-  T out{};
-  EXPECT_EQ(e.get(out), simdjson::SUCCESS);
-  return out;
-}
-
-template <typename T>
-T get(simdjson::dom::element e) {
-  T out{};
-  EXPECT_EQ(e.get(out), simdjson::SUCCESS);
-  return out;
-}
-
-std::vector<std::int64_t> ints(simdjson::simdjson_result<simdjson::dom::element> e) {
-  std::vector<std::int64_t> out;
-  for (simdjson::dom::element v : get<simdjson::dom::array>(e)) out.push_back(get<std::int64_t>(v));
-  return out;
-}
+simdjson::dom::element expected_json() { return checkpoints_json("expected.json"); }
 
 // The value of element `index` (row-major over the shape) read from the file's bytes.
 float value_at(const std::string& file, const scan::StorageLocation& s, const pickle::TensorRecord& t,
@@ -61,19 +35,14 @@ float value_at(const std::string& file, const scan::StorageLocation& s, const pi
 
 // Every tensor of `ckpt` (read from `file`) against torch's facts about it.
 void expect_torch_facts(const std::string& file, const Checkpoint& ckpt, simdjson::dom::element facts) {
-  std::map<std::string, const pickle::TensorRecord*> ours;
-  for (const auto& t : ckpt.contents.tensors) ours[t.name] = &t;
+  auto ours = tensors_by_name(ckpt.contents);
   auto tensors = get<simdjson::dom::object>(facts["tensors"]);
   EXPECT_EQ(ours.size(), tensors.size());
   for (auto [key, fact] : tensors) {
     const std::string tensor_name(key);
     ASSERT_TRUE(ours.contains(tensor_name)) << tensor_name;
     const pickle::TensorRecord& t = *ours[tensor_name];
-    EXPECT_EQ(pickle::torch_dtype_info(t.dtype).name, get<std::string_view>(fact["dtype"]));
-    EXPECT_EQ(t.size, ints(fact["shape"])) << tensor_name;
-    EXPECT_EQ(t.stride, ints(fact["stride"])) << tensor_name;
-    EXPECT_EQ(static_cast<std::int64_t>(t.storage_offset), get<std::int64_t>(fact["storage_offset"])) << tensor_name;
-    EXPECT_EQ(t.parameter, get<bool>(fact["parameter"])) << tensor_name;
+    expect_tensor_facts(t, fact, tensor_name);
     const scan::StorageLocation* s = ckpt.storage(t.storage_key);
     ASSERT_NE(s, nullptr) << tensor_name;
     EXPECT_LE(s->offset + s->bytes, file.size());

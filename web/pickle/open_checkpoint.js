@@ -9,6 +9,7 @@ import { serializeSafetensors } from '../write/writer.js';
 import { openSafetensors } from '../index.js';
 import { fileName, runScan } from './scan_pickle.js';
 import { checkpointToSafetensors } from './checkpoint_convert.js';
+import { littleEndianSource } from './byte_order.js';
 
 /** @typedef {import('./types.js').CheckpointTensor} CheckpointTensor */
 /** @typedef {import('./types.js').Checkpoint} Checkpoint */
@@ -142,7 +143,19 @@ export async function openCheckpoint(source) {
       : source instanceof Uint8Array
         ? (/** @type {number} */ a, /** @type {number} */ b) => source.subarray(a, b)
         : null;
-  const { tensors: records, storages, objects, objectsLeftOut, ...scan } = await runScan(bytes, fileName(source), true);
+  const {
+    tensors: records,
+    storages,
+    objects,
+    objectsLeftOut,
+    byteorder,
+    ...scan
+  } = await runScan(bytes, fileName(source), true);
+  // A big-endian checkpoint's storages are read swapped, so never as slices of the source.
+  /** @type {import('../source/byte_source.js').ByteSource | undefined} */
+  let ordered;
+  const storageBytes = () => (ordered ??= littleEndianSource(bytes, byteorder, records, storages));
+  const sourceSlice = byteorder === 'big' ? null : slice;
   /** @type {Map<string, StorageRecord>} */
   const byKey = new Map(storages.map((/** @type {StorageRecord} */ s) => [s.key, s]));
   const kept = unwrap(records);
@@ -178,7 +191,7 @@ export async function openCheckpoint(source) {
     objectsLeftOut,
     async getTensor(name) {
       const t = recordOf(name);
-      const data = await tensorBytes(bytes, t, byKey.get(t.storage));
+      const data = await tensorBytes(storageBytes(), t, byKey.get(t.storage));
       const one = await serializeSafetensors([{ name, dtype: t.dtype, shape: t.shape, data }]);
       return (await openSafetensors(one)).getTensor(name);
     },
@@ -187,7 +200,7 @@ export async function openCheckpoint(source) {
         ckpt,
         (name) => {
           const t = recordOf(name);
-          return tensorBytes(bytes, t, byKey.get(t.storage), slice);
+          return tensorBytes(storageBytes(), t, byKey.get(t.storage), sourceSlice);
         },
         options,
       );
