@@ -79,15 +79,13 @@ export function checkpointDescribe(tensors, objects) {
   return async () => {
     const core = await initSafetensors();
     built ??= cardOnce(() => {
+      /** @type {Map<string, number>} */
       const bits = new Map(core.tables.dtypes.map((d) => [d.name, d.bits]));
-      const rows = described.map((t) => ({
-        name: t.name,
-        dtype: /** @type {string} */ (t.dtype),
-        shape: t.shape,
-        byteLength: Math.ceil(
-          (t.shape.reduce((a, b) => a * b, 1) * (bits.get(/** @type {string} */ (t.dtype)) ?? 0)) / 8,
-        ),
-      }));
+      const rows = described.map((t) => {
+        const dtype = /** @type {string} */ (t.dtype);
+        const count = t.shape.reduce((a, b) => a * b, 1);
+        return { name: t.name, dtype, shape: t.shape, byteLength: Math.ceil((count * (bits.get(dtype) ?? 0)) / 8) };
+      });
       return writeHeaderTable(rows, null, core.tables.dtypes);
     }, described.length);
     return withObjectFacts(cardObject(await built()), described, objects);
