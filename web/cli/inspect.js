@@ -12,6 +12,7 @@ import { cardLines, counted, findingLine, printable, table, verdictText } from '
 import { configBeside, unreadable, withFile } from './files.js';
 import { componentLines, isModelArgument, modelReport, pipelineReport, separateFiles, shardLines } from './sharded.js';
 import { civitaiText, findOnCivitai } from './civitai.js';
+import { inspectPickle, isPickleReport } from './checkpoint.js';
 
 /**
  * One read of the header: the opened file and its card (with the KV cache of the config.json
@@ -144,6 +145,16 @@ async function inspectPipeline(file, json, variant) {
  */
 async function inspectFile(file, out, civitaiWanted) {
   return openPath(file, async (st, report, card, cardNote) => {
+    // A pickle checkpoint is read as one (its own reader, which runs nothing); when it cannot
+    // be, what it failed on joins the report.
+    if (!st && isPickleReport(report)) {
+      try {
+        const status = await inspectPickle(file, report, out);
+        if (status !== null) return status;
+      } catch (error) {
+        report = { ...report, findings: [...report.findings, ...unreadable(file, error).findings] };
+      }
+    }
     const civitai = civitaiWanted && st ? await findOnCivitai(st) : undefined;
     if (out) {
       out.push({ file, report, card, cardNote, civitai, metadata: st?.metadata ?? null, tensors: st?.tensors ?? [] });

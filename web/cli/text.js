@@ -64,6 +64,8 @@ export function cardLines(card) {
     .map(([k, v]) => `${k} ${v}`)
     .join(', ');
   add('architecture', arch);
+  const emb = card.embedding;
+  if (emb) add('embedding', `${counted(emb.vectors, 'vector')} of width ${emb.width}`);
   add(
     'trigger words',
     card.triggerWords

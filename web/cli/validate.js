@@ -10,7 +10,8 @@ import {
   scanPickle,
   validateSafetensors,
 } from '../index.js';
-import { counted, findingLine, hashLines, paint, printable, verdictText } from './text.js';
+import { counted, findingLine, hashLines, printable, verdictText } from './text.js';
+import { isPickleReport, pickleScanOf, pickleVerdictLines, scanLines, scanStatus } from './checkpoint.js';
 import { readStdin, unreadable, withFile } from './files.js';
 import {
   checkShardData,
@@ -87,12 +88,18 @@ export async function validate(parsed, term) {
       ...(r.components ? { className: r.className, components: r.components } : {}),
       ...(scanData ? { dataScan: dataScan ?? null } : {}),
       ...(hash ? { hashes: hashes ?? null } : {}),
+      // A pickle checkpoint: scan's report (its status stands for loadable in the exit code).
+      ...(isPickleReport(r) ? { pickle: await pickleScanOf(file).catch(() => undefined) } : {}),
     });
   }
   if (parsed.has('--json')) {
     process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
   } else {
     for (const r of results) {
+      if (r.pickle) {
+        for (const line of pickleVerdictLines(r.file, r.pickle)) console.log(line);
+        continue;
+      }
       const where = r.shards
         ? ` in ${counted(r.shards.length, 'shard')}`
         : r.components
@@ -111,29 +118,7 @@ export async function validate(parsed, term) {
       if (r.hashes) for (const line of hashLines(r.hashes)) console.log(`  ${line}`);
     }
   }
-  return results.every((r) => r.loadable) ? 0 : 1;
-}
-
-const SAFETY_PAINT = /** @type {const} */ ({ safe: 'good', unknown: 'warn', unsafe: 'bad' });
-
-/**
- * One FILE's scan as lines: the verdict, then each global that is not safe and each finding.
- * @param {import('../index.js').PickleScan} scan
- */
-function scanLines(scan) {
-  const lines = [
-    `${printable(scan.file)}: ${paint(SAFETY_PAINT[scan.verdict], scan.verdict)} (${scan.format}, ${counted(scan.globals.length, 'global')})`,
-  ];
-  for (const g of scan.globals)
-    if (g.safety !== 'safe')
-      lines.push(
-        `  ${paint(SAFETY_PAINT[g.safety], g.safety.padEnd(7))} ${printable(`${g.module}.${g.name}`)} (${g.count}×)`,
-      );
-  for (const f of scan.findings)
-    lines.push(
-      `  ${paint('warn', 'finding')} ${f.code}: ${printable(f.message)} (${printable(f.where || 'the file')})`,
-    );
-  return lines;
+  return results.every((r) => (r.pickle ? scanStatus(r.pickle) === 0 : r.loadable)) ? 0 : 1;
 }
 
 /**
