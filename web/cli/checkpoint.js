@@ -106,9 +106,7 @@ export async function inspectPickle(file, report, out) {
       .map((l) => `  ${l}`)
       .join('\n')}\n`,
   );
-  console.log(
-    `${printable(file)}: ${paint('bad', 'not loadable')}: a pickle checkpoint, which safetensors cannot load`,
-  );
+  console.log(`${printable(file)}: ${notLoadable(format)}`);
   console.log(`scan: ${verdictPart(ckpt)}; nothing in it was run`);
   for (const line of [...globals.map(globalLine), ...pickleFindingLines(ckpt)]) console.log(line);
   console.log(`${counted(tensors.length, 'tensor')}, ${counted(objects.length + objectsLeftOut, 'plain value')}`);
