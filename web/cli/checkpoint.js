@@ -24,6 +24,10 @@ const PICKLE_FORMATS = new Set(['pytorch-zip', 'pickle', 'zip']);
 export const isPickleReport = (report) =>
   !report.loadable && report.findings.some((f) => f.code === 'NotSafetensors' && PICKLE_FORMATS.has(f.format ?? ''));
 
+/** Whether the scan read a pickle: a zip of other files (no pickle, no global) is not one. */
+const holdsPickle = (/** @type {{ format: string, globals: unknown[] }} */ scan) =>
+  scan.format !== 'not-pickle' && !(scan.format === 'zip' && scan.globals.length === 0);
+
 /** A FILE as the pickle reader takes it: standard input's bytes for -. */
 const pickleSource = async (/** @type {string} */ path) => (path === '-' ? await readStdin() : path);
 
@@ -63,7 +67,7 @@ export function scanLines(scan) {
  */
 export async function pickleScanOf(path) {
   const { format, verdict, globals, findings } = await scanPickle(await pickleSource(path));
-  return format === 'not-pickle' ? undefined : { format, verdict, globals, findings };
+  return holdsPickle({ format, globals }) ? { format, verdict, globals, findings } : undefined;
 }
 
 /** What a pickle is, said as not loadable by safetensors. */
@@ -94,7 +98,7 @@ export function pickleVerdictLines(
 export async function inspectPickle(file, report, out) {
   const ckpt = await openCheckpoint(await pickleSource(file));
   const { format, verdict, globals, findings, tensors, objects, objectsLeftOut } = ckpt;
-  if (format === 'not-pickle') return null;
+  if (!holdsPickle(ckpt)) return null;
   const card = await ckpt.describe();
   if (out) {
     const pickle = { format, verdict, globals, findings };
