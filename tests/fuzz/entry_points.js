@@ -108,7 +108,7 @@ export const ENTRY_POINTS = {
   scanPickle: ({ bytes }) => scanPickle(bytes),
   'openCheckpoint toSafetensors': async ({ bytes }) =>
     (await openCheckpoint(bytes)).toSafetensors({ allowUnsafeGlobals: true }),
-  'openCheckpoint describe()+modules': async ({ bytes }) => (await (await openCheckpoint(bytes)).describe()).modules,
+  'openCheckpoint describe()': async ({ bytes }) => (await (await openCheckpoint(bytes)).describe()).modules,
   'cli validate': cli('validate', ['--json', '--scan-data', '--hash', 'IN']),
   'cli inspect': cli('inspect', ['IN']),
   'cli inspect --json': cli('inspect', ['--json', 'IN']),
