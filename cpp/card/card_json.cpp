@@ -230,6 +230,17 @@ void write_card_json(const ModelCard& card, std::string& out) {
   j.end_array();
   j.key("civitai");
   card.civitai ? write_civitai(j, *card.civitai) : j.null();
+  j.key("embedding");
+  if (card.embedding) {
+    j.begin_object();
+    j.key("vectors");
+    j.number(card.embedding->vectors);
+    j.key("width");
+    j.number(card.embedding->width);
+    j.end_object();
+  } else {
+    j.null();
+  }
   j.end_object();
 }
 

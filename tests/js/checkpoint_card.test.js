@@ -36,6 +36,7 @@ const tensorFacts = (/** @type {any} */ card) => ({
   memory: card.memory,
   architecture: card.architecture,
   modules: card.modules,
+  embedding: card.embedding && { vectors: card.embedding.vectors, width: card.embedding.width },
 });
 
 describe.each(['parameters.pt', 'lightning.ckpt', 'embedding.pt', 'legacy.pt'])('%s', (file) => {
@@ -56,7 +57,7 @@ test('parameters.pt: a model of two tensors, no family, no training values', asy
   expect(card.kind).toBe('unknown');
   expect(card.family).toBeNull();
   expect(card.training).toBeNull();
-  expect(card).not.toHaveProperty('embedding');
+  expect(card.embedding).toBeNull();
   expect(card.memory.bytes).toBe(card.parameters.total * 4);
 });
 
@@ -100,6 +101,15 @@ describe('A1111 textual inversions', () => {
     expect(card.kind).toBe('embedding');
     expect(card.family?.id).toBe(family);
     expect(card.embedding).toMatchObject({ vectors, width });
+  });
+
+  test('the same vectors as .safetensors: the card module gives vectors and width, the checkpoint adds name and step', async () => {
+    const ckpt = await openCheckpoint(`${DIR}embedding_sd1.pt`);
+    const converted = await (await openSafetensors(await ckpt.toSafetensors())).describe();
+    expect(converted.kind).toBe('embedding');
+    expect(converted.embedding).toEqual({ vectors: 3, width: 768 });
+    expect(converted.title).toBeNull();
+    expect((await ckpt.describe()).embedding).toEqual({ vectors: 3, width: 768, name: 'sd1-style', step: 1500 });
   });
 
   test('embedding_sd2.pt: sd_checkpoint None gives no base model; step 0 is kept', async () => {

@@ -1,7 +1,8 @@
 // A checkpoint's model card: the card module builds it (web/card/model_card.js) from a header
 // table written for the checkpoint's tensors (names, dtypes, shapes), as for a sharded model;
 // then the facts its plain objects carry are added where the card has a field for them: an
-// A1111 textual inversion's name, step and base model, and a trainer's epoch and step.
+// A1111 textual inversion's name, step and base model (its vectors and width are the card's),
+// and a trainer's epoch and step.
 import { initSafetensors } from '../core/modules.js';
 import { cardOnce } from '../card/model_card.js';
 import { cardObject } from '../card/card_table.js';
@@ -41,20 +42,15 @@ function withObjectFacts(card, tensors, objects) {
     if (TRAINING_KEYS.has(name) || name.startsWith(HYPER_PARAMETERS)) training[name] = v;
   }
   if (Object.keys(training).length) card.training = { ...training, ...card.training };
-  const vectors = tensors.find((t) => t.name === A1111_VECTORS);
-  if (card.kind !== 'embedding' || !vectors) return card;
+  if (card.kind !== 'embedding' || card.embedding === null || !tensors.some((t) => t.name === A1111_VECTORS)) {
+    return card;
+  }
   const text = (/** @type {string} */ key) => {
     const v = value.get(key);
     return typeof v === 'string' && v !== '' ? v : null;
   };
-  const rows = vectors.shape.length === 2 ? vectors.shape[0] : 1;
   const step = value.get('step');
-  card.embedding = {
-    vectors: rows,
-    width: vectors.shape.at(-1) ?? 0,
-    name: text('name'),
-    step: typeof step === 'number' ? step : null,
-  };
+  card.embedding = { ...card.embedding, name: text('name'), step: typeof step === 'number' ? step : null };
   const name = text('name');
   if (name !== null) {
     card.title ??= name;
