@@ -10,8 +10,7 @@ import {
   scanPickle,
   validateSafetensors,
 } from '../index.js';
-import { counted, findingLine, hashLines, printable, verdictText } from './text.js';
-import { isPickleReport, pickleScanOf, pickleVerdictLines, scanLines, scanStatus } from './checkpoint.js';
+import { counted, findingLine, hashLines, pickleVerdictLines, printable, scanLines, verdictText } from './text.js';
 import { readStdin, unreadable, withFile } from './files.js';
 import {
   checkShardData,
@@ -61,6 +60,38 @@ async function validatePath(path, options, term) {
   } catch (error) {
     return unreadable(path, error);
   }
+}
+
+/**
+ * What a NotSafetensors finding calls a file the pickle reader may read
+ * (cpp/analysis/foreign_format.h): a zip is one when it holds a pickle (the scan says).
+ */
+const PICKLE_FORMATS = new Set(['pytorch-zip', 'pickle', 'zip']);
+
+/**
+ * Whether validate's report says FILE may be a pickle (a torch.save zip, a plain pickle, a zip).
+ * @param {import('../index.js').ValidationReport} report
+ */
+export const isPickleReport = (report) =>
+  !report.loadable && report.findings.some((f) => f.code === 'NotSafetensors' && PICKLE_FORMATS.has(f.format ?? ''));
+
+/** Whether the scan read a pickle: a zip of other files (no pickle, no global) is not one. */
+export const holdsPickle = (/** @type {{ format: string, globals: unknown[] }} */ scan) =>
+  scan.format !== 'not-pickle' && !(scan.format === 'zip' && scan.globals.length === 0);
+
+/** A FILE as the pickle reader takes it: standard input's bytes for -. */
+export const pickleSource = async (/** @type {string} */ path) => (path === '-' ? await readStdin() : path);
+
+/** The scan's exit status: 0 when the file is safe, 1 otherwise. */
+export const scanStatus = (/** @type {{ verdict: string }} */ scan) => (scan.verdict === 'safe' ? 0 : 1);
+
+/**
+ * validate on a pickle: its scan without the file name; undefined when it holds no pickle.
+ * @param {string} path
+ */
+async function pickleScanOf(path) {
+  const { format, verdict, globals, findings } = await scanPickle(await pickleSource(path));
+  return holdsPickle({ format, globals }) ? { format, verdict, globals, findings } : undefined;
 }
 
 /**
@@ -133,7 +164,7 @@ export async function scan(parsed, _term) {
   let status = 0;
   for (const file of parsed.files) {
     try {
-      const found = await scanPickle(file === '-' ? await readStdin() : file);
+      const found = await scanPickle(await pickleSource(file));
       results.push({ ...found, file });
       if (found.verdict !== 'safe' && status === 0) status = 1;
     } catch (error) {
