@@ -105,6 +105,15 @@ void write_architecture(Json& j, const Architecture& a) {
   j.end_object();
 }
 
+void write_embedding(Json& j, const EmbeddingVectors& e) {
+  j.begin_object();
+  j.key("vectors");
+  j.number(e.vectors);
+  j.key("width");
+  j.number(e.width);
+  j.end_object();
+}
+
 void write_civitai(Json& j, const CivitaiRef& c) {
   j.begin_object();
   j.key("air");
@@ -231,16 +240,7 @@ void write_card_json(const ModelCard& card, std::string& out) {
   j.key("civitai");
   card.civitai ? write_civitai(j, *card.civitai) : j.null();
   j.key("embedding");
-  if (card.embedding) {
-    j.begin_object();
-    j.key("vectors");
-    j.number(card.embedding->vectors);
-    j.key("width");
-    j.number(card.embedding->width);
-    j.end_object();
-  } else {
-    j.null();
-  }
+  card.embedding ? write_embedding(j, *card.embedding) : j.null();
   j.end_object();
 }
 
