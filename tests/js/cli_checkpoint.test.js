@@ -4,6 +4,7 @@
 // plain values and tensor table. --json keeps the verbs' shapes, adding `pickle`. A file that is
 // neither safetensors nor a pickle is reported as before.
 import { expect, test } from 'vitest';
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { openCheckpoint, scanPickle, validateSafetensors } from '../../web/index.js';
@@ -47,6 +48,15 @@ test('validate --json: the report validateSafetensors gives, plus pickle: the sc
   expect(evil.pickle.verdict).toBe('unsafe');
   expect(prefixed.pickle.verdict).toBe('unknown'); // bytes before the zip: a finding
   expect(prefixed.pickle.findings.map((/** @type {any} */ f) => f.code)).toContain('archive-prefix');
+});
+
+test('validate --hash: a checkpoint is hashed as any file is (AutoV2: the first 10 hex digits of its SHA-256)', async () => {
+  const { code, stdout } = await run(['validate', '--hash', at('embedding.pt')]);
+  expect(code).toBe(0);
+  const sha256 = createHash('sha256')
+    .update(await readFile(at('embedding.pt')))
+    .digest('hex');
+  expect(stdout).toMatch(new RegExp(`\\n {2}AutoV2 +${sha256.slice(0, 10)}\\n`));
 });
 
 test('validate: a file that is neither (package.json) keeps its report and exit 1, with no pickle', async () => {

@@ -129,6 +129,7 @@ export async function validate(parsed, term) {
     for (const r of results) {
       if (r.pickle) {
         for (const line of pickleVerdictLines(r.file, r.pickle)) console.log(line);
+        if (r.hashes) for (const line of hashLines(r.hashes)) console.log(`  ${line}`);
         continue;
       }
       const where = r.shards
