@@ -80,6 +80,21 @@ std::optional<Family> adapter_family(const AdapterScan& scan, std::span<const Te
   return family;
 }
 
+// A textual inversion's vectors, from the tensors its scan found telling the text encoder (one
+// per token tensor; SDXL's clip_g and clip_l as one, clip_g first): their rows and first width.
+std::optional<EmbeddingVectors> embedding_vectors(const AdapterScan& scan, std::span<const TensorView> tensors) {
+  EmbeddingVectors out;
+  for (const EncoderClue& clue : scan.encoder_clues) {
+    if (clue.tensors.empty()) continue;
+    const TensorView& t = tensors[clue.tensors.front()];
+    if (t.shape.empty()) continue;
+    if (out.vectors == 0) out.width = static_cast<double>(t.shape.back());
+    out.vectors += t.shape.size() >= 2 ? static_cast<double>(t.shape.front()) : 1;
+  }
+  if (out.vectors == 0) return std::nullopt;
+  return out;
+}
+
 // A model's family: names as written first (cheap); by pattern when that finds nothing and the
 // file is small enough for the rewrite of every name not to matter. A GPTQ/AWQ file's packed
 // weights are also read as the weights they stand for. A language model's architecture too.
@@ -117,6 +132,7 @@ ModelCard build_card(std::span<const TensorView> tensors, const Metadata& metada
   } else if (scan.embedding) {
     card.kind = CardKind::Embedding;
     from_keys = family_from_encoder(tensors, scan.encoder_clues);
+    card.embedding = embedding_vectors(scan, tensors);
   } else {
     from_keys = model_family(tensors, card.architecture);
     if (from_keys) card.kind = CardKind::Model;

@@ -105,6 +105,15 @@ void write_architecture(Json& j, const Architecture& a) {
   j.end_object();
 }
 
+void write_embedding(Json& j, const EmbeddingVectors& e) {
+  j.begin_object();
+  j.key("vectors");
+  j.number(e.vectors);
+  j.key("width");
+  j.number(e.width);
+  j.end_object();
+}
+
 void write_civitai(Json& j, const CivitaiRef& c) {
   j.begin_object();
   j.key("air");
@@ -230,6 +239,8 @@ void write_card_json(const ModelCard& card, std::string& out) {
   j.end_array();
   j.key("civitai");
   card.civitai ? write_civitai(j, *card.civitai) : j.null();
+  j.key("embedding");
+  card.embedding ? write_embedding(j, *card.embedding) : j.null();
   j.end_object();
 }
 

@@ -65,6 +65,12 @@ struct Architecture {
   std::optional<double> experts;
 };
 
+/// @brief A textual inversion's vectors: how many tokens' worth it adds, and how wide they are.
+struct EmbeddingVectors {
+  double vectors = 0;  ///< the first size of each vector tensor (1 for a 1-D one), summed
+  double width = 0;    ///< the first vector tensor's last size (SDXL: clip_g's)
+};
+
 /// @brief A word or phrase that activates an adapter or embedding.
 struct TriggerWord {
   std::string text;
@@ -123,6 +129,7 @@ struct ModelCard {
   CardKind kind = CardKind::Unknown;
   std::optional<Family> family;
   std::optional<Adapter> adapter;
+  std::optional<EmbeddingVectors> embedding;  ///< textual inversions (kind Embedding) only
   Parameters parameters;
   Memory memory;
   Architecture architecture;

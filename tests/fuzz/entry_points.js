@@ -1,7 +1,7 @@
 // Every public entry point, as the entry-point fuzz pass (entry_points.fuzz.js) and its Node
 // test drive them on one input: the library's (validate with describe/hash/scanData, open +
 // describe() + card.modules, getTensors, hash, diff, checkAdapter, convert, edit, scanPickle,
-// openCheckpoint + toSafetensors) and the CLI's
+// openCheckpoint + toSafetensors and describe() + card.modules) and the CLI's
 // verbs, run in this process with their output silenced, on the input's file.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -108,6 +108,7 @@ export const ENTRY_POINTS = {
   scanPickle: ({ bytes }) => scanPickle(bytes),
   'openCheckpoint toSafetensors': async ({ bytes }) =>
     (await openCheckpoint(bytes)).toSafetensors({ allowUnsafeGlobals: true }),
+  'openCheckpoint describe()': async ({ bytes }) => (await (await openCheckpoint(bytes)).describe()).modules,
   'cli validate': cli('validate', ['--json', '--scan-data', '--hash', 'IN']),
   'cli inspect': cli('inspect', ['IN']),
   'cli inspect --json': cli('inspect', ['--json', 'IN']),

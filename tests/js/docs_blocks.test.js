@@ -1,6 +1,7 @@
 // Every runnable code block of README.md and docs/*.md runs as written (issue 38): each ```js
 // block is either run here (a Node script, in a folder holding a small LoRA as
-// model.safetensors: the demo's sample, and tests/checkpoints/views.pt as model.pt), a README "Try it" block (run by
+// model.safetensors: the demo's sample, tests/checkpoints/views.pt as model.pt and
+// embedding_sd1.pt as embedding.pt), a README "Try it" block (run by
 // tests/browser/bundle.test.js against the packed package), or marked
 // `<!-- fragment: why -->` on the line before it. Other languages (sh, html) are not run here.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -18,6 +19,8 @@ const SCRIPTS = join(ROOT, 'build', 'docs_blocks');
 const SAMPLE = join(ROOT, 'demo', 'sample.safetensors');
 // docs/pickles.md's openCheckpoint example reads it as model.pt (torch.save of views).
 const CHECKPOINT = join(ROOT, 'tests', 'checkpoints', 'views.pt');
+// Its describe() example reads an A1111 textual inversion as embedding.pt.
+const EMBEDDING = join(ROOT, 'tests', 'checkpoints', 'embedding_sd1.pt');
 
 /** The ```js blocks of a Markdown text, each with the line before its fence. */
 function jsBlocks(text) {
@@ -58,6 +61,7 @@ describe('each unmarked js block of the docs runs in Node', () => {
     work = await mkdtemp(join(tmpdir(), 'stw-docs-'));
     await copyFile(SAMPLE, join(work, 'model.safetensors'));
     await copyFile(CHECKPOINT, join(work, 'model.pt'));
+    await copyFile(EMBEDDING, join(work, 'embedding.pt'));
     await mkdir(SCRIPTS, { recursive: true });
   });
   afterAll(async () => {

@@ -129,11 +129,12 @@ test('the CLI: validate --json gives the finding with its format; the text verdi
     `${pointer}: not loadable: HeaderTooLarge; this is a Git LFS pointer, not a safetensors file (0 tensors)`,
   );
   expect(text.stdout).toMatch(/error {3}NotSafetensors: this is a Git LFS pointer, not the model/);
+  // A checkpoint is read as one (tests/js/cli_checkpoint.test.js): its scan is safe, exit 0.
   const inspect = await run('inspect', join(dir, 'torch_save.pt'));
-  expect(inspect.code).toBe(1);
-  expect(inspect.stdout).toContain(
-    'not loadable: HeaderTooLarge; this is a PyTorch checkpoint (torch.save zip), not a safetensors file',
-  );
+  expect(inspect.code).toBe(0);
+  expect(inspect.stdout).toContain('not loadable: a PyTorch pickle checkpoint, which safetensors cannot load');
+  const zip = await run('validate', join(dir, 'model.zip'));
+  expect(zip.stdout).toContain('not loadable: HeaderTooLarge; this is a zip archive, not a safetensors file');
   const inspectJson = JSON.parse((await run('inspect', '--json', join(dir, 'model.gguf'))).stdout);
   expect(notSafetensors(inspectJson.report)).toMatchObject({ format: 'gguf' });
 });

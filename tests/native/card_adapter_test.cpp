@@ -163,6 +163,23 @@ TEST(CardAdapter, TextualInversions) {
   EXPECT_EQ(family_id(sdxl), "sdxl");
 }
 
+TEST(CardAdapter, AnEmbeddingCountsItsVectorsAndTheirWidth) {
+  const ModelCard a1111 = card_of({{"string_to_param.*", {5, 768}}});
+  ASSERT_TRUE(a1111.embedding);
+  EXPECT_EQ(a1111.embedding->vectors, 5);
+  EXPECT_EQ(a1111.embedding->width, 768);
+  // SDXL: clip_g and clip_l hold the same tokens; clip_g's width comes first.
+  const ModelCard sdxl = card_of({{"clip_l", {8, 768}}, {"clip_g", {8, 1280}}});
+  ASSERT_TRUE(sdxl.embedding);
+  EXPECT_EQ(sdxl.embedding->vectors, 8);
+  EXPECT_EQ(sdxl.embedding->width, 1280);
+  const ModelCard one = card_of({{"emb_params", {1024}}});
+  ASSERT_TRUE(one.embedding);
+  EXPECT_EQ(one.embedding->vectors, 1);
+  EXPECT_EQ(one.embedding->width, 1024);
+  EXPECT_FALSE(card_of({{"model.norm.weight", {64}}}).embedding);
+}
+
 TEST(CardAdapter, AFewAdapterLikeNamesDoNotMakeAModelAnAdapter) {
   std::vector<T> t = {{"model.layers.0.self_attn.q_proj.weight", {64, 64}},
                       {"model.layers.0.mlp.gate_proj.weight", {256, 64}},

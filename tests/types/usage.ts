@@ -230,3 +230,15 @@ export async function checkpoints(file: File): Promise<number> {
     values.length + (dtype?.length ?? 0) + ckpt.globals.length + wrong.length + Number(epoch) + ckpt.objectsLeftOut
   );
 }
+
+export async function checkpointCard(file: File): Promise<number> {
+  const { openCheckpoint } = await import('../../web/index.js');
+  const ckpt = await openCheckpoint(file);
+  // The same signature as a .safetensors file's describe(): a ModelCard.
+  const card: import('../../web/index.js').ModelCard = await ckpt.describe();
+  const vectors: number | undefined = card.embedding?.vectors;
+  const step: number | null | undefined = card.embedding?.step;
+  // @ts-expect-error a checkpoint's describe() takes no options
+  await ckpt.describe({ readAlpha: true });
+  return (vectors ?? 0) + (step ?? 0) + card.modules.tensors;
+}

@@ -1,7 +1,7 @@
 // Short texts about a model card, shared by the CLI and the demo so both say the same:
 // the adapter line, parameter counts, the memory estimate and the training summary's chosen values.
 
-/** The kohya values a training summary shows, in this order (keys of card.training). */
+/** The training values a training summary shows (kohya's, then a checkpoint's), in this order (keys of card.training). */
 const TRAINING_SUMMARY = [
   ['num_epochs', 'epochs'],
   ['max_train_steps', 'steps'],
@@ -15,6 +15,10 @@ const TRAINING_SUMMARY = [
   ['mixed_precision', 'precision'],
   ['model_type', 'model type'],
   ['seed', 'seed'],
+  // A checkpoint's counters (openCheckpoint's describe): Lightning's, A1111's embedding step.
+  ['epoch', 'epoch'],
+  ['global_step', 'global step'],
+  ['step', 'step'],
 ];
 
 const ADAPTER_NAMES = {
@@ -135,7 +139,7 @@ export function kvCacheText(card) {
 }
 
 /**
- * The training values worth a glance, as [label, value] pairs (empty when not trained by kohya).
+ * The training values worth a glance, as [label, value] pairs (empty when the card has none).
  * @param {import('../index.js').ModelCard} card
  * @returns {[string, string][]}
  */

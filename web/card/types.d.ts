@@ -110,6 +110,11 @@ export interface ModelCard {
   /** ss_tag_frequency summed over folders, most frequent first (at most 250). */
   tags: { tag: string; count: number }[];
   baseModel: { name: string | null; hash: string | null; version: string | null } | null;
+  /** Textual inversions (kind `embedding`): how many vectors (tokens' worth) it adds, the
+   * first size of each vector tensor summed, and their width (the first tensor's last size;
+   * SDXL's clip_g). An A1111 `.pt` opened with openCheckpoint adds the `name` and `step` it holds
+   * (null where absent). null for other kinds. */
+  embedding: { vectors: number; width: number; name?: string | null; step?: number | null } | null;
   /** Every ss_* value but the JSON-valued ones, keys without "ss_"; "True"/"False"/"None"
    * and numbers converted. null when there are no ss_* keys. */
   training: Record<string, string | number | boolean | null> | null;

@@ -2,16 +2,18 @@
 // diffusers pipeline), then its verdict, findings, metadata and tensor table.
 import {
   isPipelineSource,
+  openCheckpoint,
   openSafetensors,
   openSafetensorsIndex,
   openSafetensorsPipeline,
   SafetensorsError,
   validateSafetensors,
 } from '../index.js';
-import { cardLines, counted, findingLine, printable, table, verdictText } from './text.js';
+import { cardLines, checkpointLines, counted, findingLine, cardBlock, printable, table, verdictText } from './text.js';
 import { configBeside, unreadable, withFile } from './files.js';
 import { componentLines, isModelArgument, modelReport, pipelineReport, separateFiles, shardLines } from './sharded.js';
 import { civitaiText, findOnCivitai } from './civitai.js';
+import { holdsPickle, isPickleReport, pickleSource, scanStatus } from './validate.js';
 
 /**
  * One read of the header: the opened file and its card (with the KV cache of the config.json
@@ -76,11 +78,7 @@ async function inspectModel(file, json) {
     );
     return model.loadable ? 0 : 1;
   }
-  console.log(
-    `${file}\n${cardLines(card)
-      .map((l) => `  ${l}`)
-      .join('\n')}\n`,
-  );
+  console.log(cardBlock(file, cardLines(card)));
   console.log(
     `${file}: ${verdictText(report)} (${counted(report.tensors, 'tensor')} in ${counted(report.shards.length, 'shard')})`,
   );
@@ -136,6 +134,31 @@ async function inspectPipeline(file, json, variant) {
 }
 
 /**
+ * A pickle (validate's report says it may be one): its card, verdict, globals, findings, plain
+ * values and tensors (with `out`, its JSON object, inspect's plus `pickle`, `objects` and
+ * `objectsLeftOut`, is pushed there). The scan's exit status; null when FILE holds no pickle or
+ * cannot be read as one (then what it failed on joins `report`), and nothing was printed.
+ * @param {string} file
+ * @param {import('../index.js').ValidationReport} report
+ * @param {object[] | null} out
+ */
+async function inspectPickle(file, report, out) {
+  try {
+    const ckpt = await openCheckpoint(await pickleSource(file));
+    if (!holdsPickle(ckpt)) return null;
+    const { format, verdict, globals, findings, tensors, objects, objectsLeftOut } = ckpt;
+    const card = await ckpt.describe();
+    const pickle = { format, verdict, globals, findings };
+    if (out) out.push({ file, report, card, metadata: null, pickle, tensors, objects, objectsLeftOut });
+    else console.log(checkpointLines(file, card, ckpt).join('\n'));
+    return scanStatus(ckpt);
+  } catch (error) {
+    report.findings.push(...unreadable(file, error).findings);
+    return null;
+  }
+}
+
+/**
  * One file: its card, verdict, findings, metadata and tensor table (with `out`, its JSON
  * object is pushed there instead).
  * @param {string} file
@@ -144,17 +167,15 @@ async function inspectPipeline(file, json, variant) {
  */
 async function inspectFile(file, out, civitaiWanted) {
   return openPath(file, async (st, report, card, cardNote) => {
+    // A pickle is read as one, by the pickle reader (nothing in it is run).
+    const pickled = !st && isPickleReport(report) ? await inspectPickle(file, report, out) : null;
+    if (pickled !== null) return pickled;
     const civitai = civitaiWanted && st ? await findOnCivitai(st) : undefined;
     if (out) {
       out.push({ file, report, card, cardNote, civitai, metadata: st?.metadata ?? null, tensors: st?.tensors ?? [] });
       return st ? 0 : 1;
     }
-    if (card)
-      console.log(
-        `${file}\n${[...cardLines(card), ...(cardNote ? [`(card ${cardNote})`] : [])]
-          .map((l) => `  ${l}`)
-          .join('\n')}\n`,
-      );
+    if (card) console.log(cardBlock(file, [...cardLines(card), ...(cardNote ? [`(card ${cardNote})`] : [])]));
     if (civitai) console.log(`${civitaiText(civitai)}\n`);
     console.log(`${file}: ${verdictText(report)}`);
     for (const f of report.findings) console.log(findingLine(f));

@@ -1,5 +1,5 @@
-// The CLI's text: a model card and hashes (label, two spaces, value), findings, verdicts and
-// tables. Everything from a file passes through printable() before it reaches a terminal.
+// The CLI's text: a model card and hashes (label, two spaces, value), findings, verdicts,
+// tables, and a pickle's scan and contents. Everything from a file passes through printable() before it reaches a terminal.
 import {
   BIDI_CONTROLS,
   adapterText,
@@ -64,6 +64,8 @@ export function cardLines(card) {
     .map(([k, v]) => `${k} ${v}`)
     .join(', ');
   add('architecture', arch);
+  const emb = card.embedding;
+  if (emb) add('embedding', `${counted(emb.vectors, 'vector')} of width ${emb.width}`);
   add(
     'trigger words',
     card.triggerWords
@@ -140,4 +142,82 @@ export function table(rows) {
         .trimEnd(),
     )
     .join('\n');
+}
+
+/** Plain values listed in inspect's text of a pickle (--json lists all that were read). */
+const MAX_OBJECTS = 40;
+const SAFETY_PAINT = /** @type {const} */ ({ safe: 'good', unknown: 'warn', unsafe: 'bad' });
+
+/** One global of a pickle as a line: safety, module.name, count. */
+const globalLine = (/** @type {import('../index.js').PickleGlobal} */ g) =>
+  `  ${paint(SAFETY_PAINT[g.safety], g.safety.padEnd(7))} ${printable(`${g.module}.${g.name}`)} (${g.count}×)`;
+
+/**
+ * A pickle's scan as lines: its verdict (and format, globals) after `head`, then its globals
+ * (`all`, or those not safe) and its findings.
+ * @param {string} head
+ * @param {Omit<import('../index.js').PickleScan, 'file'>} scan
+ * @param {boolean} all
+ */
+function pickleScanLines(head, scan, all) {
+  const verdict = paint(SAFETY_PAINT[scan.verdict], scan.verdict);
+  return [
+    `${head}${verdict} (${scan.format}, ${counted(scan.globals.length, 'global')})`,
+    ...scan.globals.filter((g) => all || g.safety !== 'safe').map(globalLine),
+    ...scan.findings.map(
+      (f) => `  ${paint('warn', 'finding')} ${f.code}: ${printable(f.message)} (${printable(f.where || 'the file')})`,
+    ),
+  ];
+}
+
+/** scan's lines for one FILE: the verdict, then each global that is not safe and each finding. */
+export const scanLines = (/** @type {import('../index.js').PickleScan} */ scan) =>
+  pickleScanLines(`${printable(scan.file)}: `, scan, false);
+
+/** What a pickle is, said as not loadable by safetensors. */
+export const pickleNotLoadable = (/** @type {string} */ format) =>
+  `${paint('bad', 'not loadable')}: ${format.startsWith('pytorch') ? 'a PyTorch pickle checkpoint' : 'a Python pickle'}, which safetensors cannot load`;
+
+/** validate's lines for a pickle: what it is, the scan's verdict, globals not safe, findings. */
+export const pickleVerdictLines = (
+  /** @type {string} */ file,
+  /** @type {Omit<import('../index.js').PickleScan, 'file'>} */ scan,
+) => pickleScanLines(`${printable(file)}: ${pickleNotLoadable(scan.format)}; scan: `, scan, false);
+
+/** A card's lines as a block under the file's name. */
+export const cardBlock = (/** @type {string} */ file, /** @type {string[]} */ lines) =>
+  `${file}\n${lines.map((l) => `  ${l}`).join('\n')}\n`;
+
+/**
+ * inspect's lines for a checkpoint: its card, what it is, the scan with every global, the
+ * counts, the plain values (the first MAX_OBJECTS) and the tensor table.
+ * @param {string} file
+ * @param {import('../index.js').ModelCard} card
+ * @param {import('../index.js').Checkpoint} ckpt
+ */
+export function checkpointLines(file, card, ckpt) {
+  const { tensors, objects, objectsLeftOut } = ckpt;
+  const lines = [cardBlock(file, cardLines(card)), `${printable(file)}: ${pickleNotLoadable(ckpt.format)}`];
+  lines.push(...pickleScanLines('scan: ', ckpt, true));
+  lines[2] += '; nothing in it was run';
+  lines.push(`${counted(tensors.length, 'tensor')}, ${counted(objects.length + objectsLeftOut, 'plain value')}`);
+  if (objects.length) lines.push('', 'objects:');
+  for (const o of objects.slice(0, MAX_OBJECTS)) lines.push(printable(`  ${o.name}: ${JSON.stringify(o.value)}`));
+  const more = objects.length - MAX_OBJECTS + objectsLeftOut;
+  if (more > 0) lines.push(`  … and ${more} more`);
+  /** @type {(string | number)[][]} */
+  const rows = [['name', 'dtype', 'shape', 'stride', 'storage', 'offset']];
+  for (const t of tensors) {
+    const dtype = t.dtype ?? `(torch.${t.torchDtype})`;
+    rows.push([
+      printable(t.name),
+      dtype,
+      `[${t.shape.join(', ')}]`,
+      `[${t.stride.join(', ')}]`,
+      printable(t.storage),
+      t.storageOffset,
+    ]);
+  }
+  if (tensors.length) lines.push('', table(rows));
+  return lines;
 }

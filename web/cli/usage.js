@@ -30,7 +30,8 @@ export const VERBS = {
     about: `says whether the reference safetensors loader accepts each file
           (exit 0 when all are loadable, 1 otherwise); --json prints one JSON array;
           --scan-data also reads every tensor, counting NaN, infinities and all-zero tensors;
-          --hash also hashes each file in the same read`,
+          --hash also hashes each file in the same read; a PyTorch checkpoint or pickle
+          gets the scan's verdict instead (nothing in it is run; exit 0 only when safe)`,
     flags: ['--json', '--quiet', '--scan-data', '--hash'],
     values: ['--variant'],
     files: 'many',
@@ -43,7 +44,8 @@ export const VERBS = {
           --civitai hashes the file and asks Civitai which model version it is (the only
           request to a server it was not given; SAFETENSORS_WASM_CIVITAI_URL changes the server);
           a decoder's config.json beside the weights (in the file's folder, the model's, each
-          component's) adds its KV cache size to the card`,
+          component's) adds its KV cache size to the card; a PyTorch checkpoint or pickle
+          shows its card, scan verdict, globals, plain values and tensors (nothing is run)`,
     flags: ['--json', '--civitai'],
     values: ['--variant'],
     files: 'one',

@@ -10,7 +10,7 @@ import {
   scanPickle,
   validateSafetensors,
 } from '../index.js';
-import { counted, findingLine, hashLines, paint, printable, verdictText } from './text.js';
+import { counted, findingLine, hashLines, pickleVerdictLines, printable, scanLines, verdictText } from './text.js';
 import { readStdin, unreadable, withFile } from './files.js';
 import {
   checkShardData,
@@ -63,6 +63,38 @@ async function validatePath(path, options, term) {
 }
 
 /**
+ * What a NotSafetensors finding calls a file the pickle reader may read
+ * (cpp/analysis/foreign_format.h): a zip is one when it holds a pickle (the scan says).
+ */
+const PICKLE_FORMATS = new Set(['pytorch-zip', 'pickle', 'zip']);
+
+/**
+ * Whether validate's report says FILE may be a pickle (a torch.save zip, a plain pickle, a zip).
+ * @param {import('../index.js').ValidationReport} report
+ */
+export const isPickleReport = (report) =>
+  !report.loadable && report.findings.some((f) => f.code === 'NotSafetensors' && PICKLE_FORMATS.has(f.format ?? ''));
+
+/** Whether the scan read a pickle: a zip of other files (no pickle, no global) is not one. */
+export const holdsPickle = (/** @type {{ format: string, globals: unknown[] }} */ scan) =>
+  scan.format !== 'not-pickle' && !(scan.format === 'zip' && scan.globals.length === 0);
+
+/** A FILE as the pickle reader takes it: standard input's bytes for -. */
+export const pickleSource = async (/** @type {string} */ path) => (path === '-' ? await readStdin() : path);
+
+/** The scan's exit status: 0 when the file is safe, 1 otherwise. */
+export const scanStatus = (/** @type {{ verdict: string }} */ scan) => (scan.verdict === 'safe' ? 0 : 1);
+
+/**
+ * validate on a pickle: its scan without the file name; undefined when it holds no pickle.
+ * @param {string} path
+ */
+async function pickleScanOf(path) {
+  const { format, verdict, globals, findings } = await scanPickle(await pickleSource(path));
+  return holdsPickle({ format, globals }) ? { format, verdict, globals, findings } : undefined;
+}
+
+/**
  * @param {import('./usage.js').Parsed} parsed
  * @param {import('./terminal.js').Terminal} term
  */
@@ -87,12 +119,19 @@ export async function validate(parsed, term) {
       ...(r.components ? { className: r.className, components: r.components } : {}),
       ...(scanData ? { dataScan: dataScan ?? null } : {}),
       ...(hash ? { hashes: hashes ?? null } : {}),
+      // A pickle checkpoint: scan's report (its status stands for loadable in the exit code).
+      ...(isPickleReport(r) ? { pickle: await pickleScanOf(file).catch(() => undefined) } : {}),
     });
   }
   if (parsed.has('--json')) {
     process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
   } else {
     for (const r of results) {
+      if (r.pickle) {
+        for (const line of pickleVerdictLines(r.file, r.pickle)) console.log(line);
+        if (r.hashes) for (const line of hashLines(r.hashes)) console.log(`  ${line}`);
+        continue;
+      }
       const where = r.shards
         ? ` in ${counted(r.shards.length, 'shard')}`
         : r.components
@@ -111,29 +150,7 @@ export async function validate(parsed, term) {
       if (r.hashes) for (const line of hashLines(r.hashes)) console.log(`  ${line}`);
     }
   }
-  return results.every((r) => r.loadable) ? 0 : 1;
-}
-
-const SAFETY_PAINT = /** @type {const} */ ({ safe: 'good', unknown: 'warn', unsafe: 'bad' });
-
-/**
- * One FILE's scan as lines: the verdict, then each global that is not safe and each finding.
- * @param {import('../index.js').PickleScan} scan
- */
-function scanLines(scan) {
-  const lines = [
-    `${printable(scan.file)}: ${paint(SAFETY_PAINT[scan.verdict], scan.verdict)} (${scan.format}, ${counted(scan.globals.length, 'global')})`,
-  ];
-  for (const g of scan.globals)
-    if (g.safety !== 'safe')
-      lines.push(
-        `  ${paint(SAFETY_PAINT[g.safety], g.safety.padEnd(7))} ${printable(`${g.module}.${g.name}`)} (${g.count}×)`,
-      );
-  for (const f of scan.findings)
-    lines.push(
-      `  ${paint('warn', 'finding')} ${f.code}: ${printable(f.message)} (${printable(f.where || 'the file')})`,
-    );
-  return lines;
+  return results.every((r) => (r.pickle ? scanStatus(r.pickle) === 0 : r.loadable)) ? 0 : 1;
 }
 
 /**
@@ -148,7 +165,7 @@ export async function scan(parsed, _term) {
   let status = 0;
   for (const file of parsed.files) {
     try {
-      const found = await scanPickle(file === '-' ? await readStdin() : file);
+      const found = await scanPickle(await pickleSource(file));
       results.push({ ...found, file });
       if (found.verdict !== 'safe' && status === 0) status = 1;
     } catch (error) {

@@ -10,6 +10,7 @@ import { openSafetensors } from '../index.js';
 import { fileName, runScan } from './scan_pickle.js';
 import { checkpointToSafetensors } from './checkpoint_convert.js';
 import { littleEndianSource } from './byte_order.js';
+import { checkpointDescribe } from './checkpoint_card.js';
 
 /** @typedef {import('./types.js').CheckpointTensor} CheckpointTensor */
 /** @typedef {import('./types.js').Checkpoint} Checkpoint */
@@ -195,6 +196,7 @@ export async function openCheckpoint(source) {
       const one = await serializeSafetensors([{ name, dtype: t.dtype, shape: t.shape, data }]);
       return (await openSafetensors(one)).getTensor(name);
     },
+    describe: checkpointDescribe(tensors, objects),
     toSafetensors(options) {
       return checkpointToSafetensors(
         ckpt,

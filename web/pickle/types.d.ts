@@ -1,6 +1,6 @@
 // The types of scanPickle (web/pickle/scan_pickle.js) and openCheckpoint (web/pickle/open_checkpoint.js).
 
-import type { TensorArray } from '../index.js';
+import type { ModelCard, TensorArray } from '../index.js';
 
 /** How safe a global is: `safe` when torch.load(weights_only=True) accepts it, `unsafe` when a
  *  public scanner (picklescan, modelscan) or torch's own blocklist lists it, `unknown` otherwise. */
@@ -82,6 +82,15 @@ export interface Checkpoint extends PickleScan {
    * or "ReadError".
    */
   getTensor(name: string): Promise<TensorArray>;
+  /**
+   * The model card of the checkpoint's tensors (names, dtypes, shapes), as describe() of a
+   * .safetensors file builds it, with what the plain objects tell: a trainer's `epoch`,
+   * `global_step`, `step` and `hyper_parameters.*` in `training`; for an A1111 textual inversion
+   * (kind `embedding`), `embedding` (vectors, width, name, step), its `name` as title and
+   * trigger word and its `sd_checkpoint_name`/`sd_checkpoint` as `baseModel`. Tensors of a dtype
+   * safetensors lacks are left out. Built on the first call; reads no tensor data.
+   */
+  describe(): Promise<ModelCard>;
   /**
    * The tensors as a .safetensors file, byte for byte what
    * `safetensors.torch.save_file(state_dict, metadata={"format": "pt"})` writes (metadata
