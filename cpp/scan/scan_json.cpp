@@ -131,6 +131,10 @@ void write_checkpoint_json(const Checkpoint& checkpoint, std::string_view file, 
     json.number(static_cast<double>(s.bytes));
     json.key("stored");
     json.boolean(s.stored);
+    json.key("size");
+    json.number(static_cast<double>(s.size));
+    json.key("crc32");
+    json.number(static_cast<double>(s.crc32));
     json.end_object();
   }
   json.end_array();

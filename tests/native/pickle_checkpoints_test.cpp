@@ -170,7 +170,12 @@ TEST(CommittedCheckpoint, DeflatedPickleNeedsTheCallersInflate) {
   EXPECT_GT(asked, 0u);
   EXPECT_EQ(with.report.verdict, scan::Verdict::Safe);
   EXPECT_EQ(with.contents.tensors.size(), stored.contents.tensors.size());
-  for (const auto& s : with.storages) EXPECT_FALSE(s.stored) << s.key;  // deflated storages: not readable by range
+  for (const auto& s : with.storages) {
+    EXPECT_FALSE(s.stored) << s.key;      // deflated storages: not readable by range
+    EXPECT_LT(s.bytes, s.size) << s.key;  // compressed in the file, inflated size and CRC from the directory
+    EXPECT_NE(s.crc32, 0u) << s.key;
+  }
+  for (const auto& s : stored.storages) EXPECT_EQ(s.bytes, s.size) << s.key;
 }
 
 TEST(CommittedCheckpoint, ViewsAndTiedWeightsShareOneStorage) {

@@ -4,7 +4,6 @@
 import { openAsBlob } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { openCheckpoint, openSafetensors } from '../index.js';
-import { writeParts } from '../write/node_write.js';
 import { counted, printable } from './text.js';
 import { withFile, withInput } from './files.js';
 import { misuse } from './usage.js';
@@ -45,10 +44,9 @@ async function convertCheckpoint(parsed, file, out) {
           `${file} is not a PyTorch checkpoint (${ckpt.format}); for a .safetensors file give --to f16|bf16`,
         );
       }
-      const blob = await ckpt.toSafetensors({ allowUnsafeGlobals: parsed.has('--allow-unsafe-globals') });
-      await writeParts(out, [blob]);
+      await ckpt.toSafetensors({ allowUnsafeGlobals: parsed.has('--allow-unsafe-globals'), path: out });
       const made = `${counted(ckpt.tensors.length, 'tensor')} from ${file} (${ckpt.format}, verdict ${ckpt.verdict})`;
-      console.log(printable(`wrote ${out}: ${made}, ${blob.size.toLocaleString('en')} bytes`));
+      console.log(printable(`wrote ${out}: ${made}, ${(await stat(out)).size.toLocaleString('en')} bytes`));
       return parsed.has('--verify')
         ? withFile(out, async (written) => verify(ckpt, await openSafetensors(written), out))
         : 0;

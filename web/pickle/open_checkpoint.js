@@ -9,10 +9,16 @@ import { serializeSafetensors } from '../write/writer.js';
 import { openSafetensors } from '../index.js';
 import { fileName, runScan } from './scan_pickle.js';
 import { checkpointToSafetensors } from './checkpoint_convert.js';
+import { inflatedRange, readInflated } from './storage_inflate.js';
 
 /** @typedef {import('./types.js').CheckpointTensor} CheckpointTensor */
 /** @typedef {import('./types.js').Checkpoint} Checkpoint */
-/** @typedef {{ key: string, offset: number, bytes: number, stored: boolean }} StorageRecord */
+/**
+ * A storage's record in the file: `bytes` at `offset` (compressed when not `stored`), `size`
+ * and `crc32` those of its inflated bytes (the zip directory's).
+ * @typedef {{ key: string, offset: number, bytes: number, stored: boolean, size: number, crc32: number }} StorageRecord
+ */
+/** @typedef {import('./checkpoint_convert.js').LazyBytes} LazyBytes */
 
 /** The most bytes one tensor is read into (a view with stride 0 can claim far more than its storage). */
 const MAX_TENSOR_BYTES = 2 ** 31;
@@ -87,14 +93,17 @@ function contiguous(/** @type {number[]} */ shape, /** @type {number[]} */ strid
 }
 
 /**
- * A tensor's bytes in row-major order, read by range from the storage's bytes in the file.
+ * A tensor's bytes in row-major order, read by range from the storage's bytes in the file (a
+ * deflated storage is inflated as a stream, and checked: storage_inflate.js).
  * @param {import('../source/byte_source.js').ByteSource} bytes
  * @param {any} t the tensor record
  * @param {StorageRecord | undefined} storage
  * @param {((start: number, end: number) => Uint8Array | Blob) | null} slice the source's own
  *   slices (a Blob's, bytes'), used for a contiguous view so that nothing is read or copied
+ * @param {boolean} [lazy] a contiguous view's bytes may be given as chunks read when iterated
+ * @returns {Promise<Uint8Array | Blob | LazyBytes>}
  */
-export async function tensorBytes(bytes, t, storage, slice = null) {
+export async function tensorBytes(bytes, t, storage, slice = null, lazy = false) {
   const fail = (/** @type {string} */ why) =>
     new SafetensorsError('InvalidTensor', `tensor ${JSON.stringify(t.name)} cannot be read: ${why}`, {
       tensor: t.name,
@@ -112,19 +121,26 @@ export async function tensorBytes(bytes, t, storage, slice = null) {
       { tensor: t.name },
     );
   }
-  if (!storage.stored) throw fail(`its storage ${JSON.stringify(t.storage)} is compressed`);
   const size = t.elementSize;
   const { low, high } = viewSpan(t.shape, t.stride);
   if (high < low) return new Uint8Array(0);
   const first = t.storageOffset + low;
   const end = (t.storageOffset + high + 1) * size;
-  if (first < 0 || end > storage.bytes) {
-    throw fail(`its view reaches past its storage's ${storage.bytes} bytes`);
+  if (first < 0 || end > storage.size) {
+    throw fail(`its view reaches past its storage's ${storage.size} bytes`);
   }
-  const start = storage.offset + first * size;
-  if (slice && contiguous(t.shape, t.stride)) return slice(start, storage.offset + end);
-  const span = await bytes.read(start, end - first * size);
-  if (contiguous(t.shape, t.stride)) return span;
+  const dense = contiguous(t.shape, t.stride);
+  /** @type {() => AsyncIterable<Uint8Array>} the span's bytes, in chunks */
+  const chunks = storage.stored
+    ? () => bytes.chunks(storage.offset + first * size, end - first * size)
+    : () => inflatedRange(bytes, storage, first * size, end, t.name);
+  if (dense && storage.stored && slice) return slice(storage.offset + first * size, storage.offset + end);
+  if (dense && lazy)
+    return { size: end - first * size, [Symbol.asyncIterator]: () => chunks()[Symbol.asyncIterator]() };
+  const span = storage.stored
+    ? await bytes.read(storage.offset + first * size, end - first * size)
+    : await readInflated(bytes, storage, first * size, end, t.name);
+  if (dense) return span;
   return gather(span, -low, t.shape, t.stride, size);
 }
 
@@ -178,20 +194,21 @@ export async function openCheckpoint(source) {
     objectsLeftOut,
     async getTensor(name) {
       const t = recordOf(name);
-      const data = await tensorBytes(bytes, t, byKey.get(t.storage));
+      const data = /** @type {Uint8Array} */ (await tensorBytes(bytes, t, byKey.get(t.storage)));
       const one = await serializeSafetensors([{ name, dtype: t.dtype, shape: t.shape, data }]);
       return (await openSafetensors(one)).getTensor(name);
     },
-    toSafetensors(options) {
-      return checkpointToSafetensors(
-        ckpt,
-        (name) => {
-          const t = recordOf(name);
-          return tensorBytes(bytes, t, byKey.get(t.storage), slice);
-        },
-        options,
-      );
-    },
+    toSafetensors: /** @type {Checkpoint['toSafetensors']} */ (
+      (/** @type {import('./types.js').CheckpointConvertOptions | undefined} */ options) =>
+        checkpointToSafetensors(
+          ckpt,
+          (name) => {
+            const t = recordOf(name);
+            return tensorBytes(bytes, t, byKey.get(t.storage), slice, true);
+          },
+          options,
+        )
+    ),
   };
   return ckpt;
 }
