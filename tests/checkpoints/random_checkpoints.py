@@ -3,7 +3,7 @@ convert has never seen, for check_conversions.py. Every dtype torch 1.13 saves, 
 larger shapes, views at storage offsets, transposed, strided, expanded (stride 0) and
 overlapping views, tied weights, Parameters, nested dicts, OrderedDicts and lists, Lightning
 wrapping, and the legacy (pre-1.6) format. complex128 (which safetensors has no dtype for)
-goes in files of its own, which convert must refuse."""
+goes in files of its own, which convert must refuse. Names include escapes and non-ASCII."""
 
 import collections
 import os
@@ -13,6 +13,12 @@ import torch
 
 DTYPES = [torch.float16, torch.float32, torch.float64, torch.bfloat16, torch.int8, torch.int16, torch.int32,
           torch.int64, torch.uint8, torch.bool, torch.complex64]
+
+
+# Name stems: ASCII, and the characters a header must escape or sort by their UTF-8 bytes (past
+# U+FFFF, UTF-16 order differs).
+NAMES = ['layer', 'w', 'blocks', 'norm', 'emb', 'caf\u00e9', '\U0001f600', '\uffffz', 'q"uote', 'back\\slash',
+         'tab\t', 'nul\x00', 'del\x7f']
 
 
 def random_tensor(rng, dtype, shape):
@@ -71,7 +77,7 @@ def random_state(rng, depth=0):
     """A random (nested) dict of tensors, views, tied names and plain values."""
     out = collections.OrderedDict() if rng.random() < 0.3 else {}
     for i in range(rng.randint(2, 7)):
-        name = f'{rng.choice(["layer", "w", "blocks", "norm", "emb"])}{i}'
+        name = f'{rng.choice(NAMES)}{i}'
         roll = rng.random()
         if roll < 0.12 and depth < 2:
             out[name] = random_state(rng, depth + 1)
