@@ -90,22 +90,24 @@ test("a record that inflates to another size or CRC than the directory's is Corr
 });
 
 test('a large storage is inflated as a stream: many chunks, only the wanted range passed on', async () => {
-  const size = 24 << 20;
+  const size = 16 << 20;
   const data = new Uint8Array(size);
   for (let i = 0; i < size; i += 4096) data[i] = i >> 12;
   const compressed = await deflate(data);
   const record = { key: '0', offset: 0, bytes: compressed.byteLength, size, crc32: crc32(0, data) };
-  const [begin, end] = [5 << 20, 17 << 20];
+  const [begin, end] = [5 << 20, 13 << 20];
   let total = 0;
   let chunks = 0;
   let largest = 0;
+  let differ = 0;
   for await (const chunk of inflatedRange(await toByteSource(compressed), record, begin, end, 't')) {
-    expect(chunk).toEqual(data.subarray(begin + total, begin + total + chunk.byteLength));
+    for (let i = 0; i < chunk.byteLength; i++) if (chunk[i] !== data[begin + total + i]) differ++;
     total += chunk.byteLength;
     largest = Math.max(largest, chunk.byteLength);
     chunks++;
   }
   expect(total).toBe(end - begin);
+  expect(differ).toBe(0);
   expect(chunks).toBeGreaterThan(4);
   expect(largest).toBeLessThan(4 << 20);
 });
