@@ -145,6 +145,13 @@ export async function tensorBytes(bytes, t, storage, slice = null, lazy = false)
 }
 
 /**
+ * For the CLI's --verify (web/cli/convert.js): a checkpoint's tensor as row-major chunks, read
+ * while iterated (a view gathered whole), so that comparing costs at most one view in memory.
+ * @type {WeakMap<Checkpoint, (name: string) => Promise<AsyncIterable<Uint8Array>>>}
+ */
+export const tensorChunks = new WeakMap();
+
+/**
  * Opens a PyTorch checkpoint (the torch zip or the legacy format) without running it: its scan
  * (format, verdict, globals, findings), its tensors, and getTensor.
  * @param {unknown} source a File/Blob, bytes, http(s) URL (read by Range) or Node path
@@ -210,5 +217,13 @@ export async function openCheckpoint(source) {
         )
     ),
   };
+  tensorChunks.set(ckpt, async (name) => {
+    const t = recordOf(name);
+    const part = await tensorBytes(bytes, t, byKey.get(t.storage), null, true);
+    if (!(part instanceof Uint8Array)) return /** @type {AsyncIterable<Uint8Array>} */ (part);
+    return (async function* () {
+      yield part;
+    })();
+  });
   return ckpt;
 }
