@@ -1,8 +1,8 @@
 // What toSafetensors is made of (web/pickle/open_checkpoint.js tensorBytes): from a Blob or
 // bytes source, a contiguous tensor is a slice of the source (nothing read or copied); from a
 // source without slices (a path's FileHandle, a URL), chunks read only when written; a view is a
-// gathered copy. Checked on views.pt's records (torch.save's), and the file from a path is the
-// file from a Blob.
+// gathered copy; a contiguous tensor past one array's 2^31 bytes is still written (as chunks).
+// Checked on views.pt's records (torch.save's), and the file from a path is the file from a Blob.
 import { expect, test } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -70,4 +70,19 @@ test('the file converted from a path (FileHandle) is the file converted from a B
   const fromPath = await (await openCheckpoint(FILE)).toSafetensors();
   const fromBlob = await (await openCheckpoint(new Blob([await readFile(FILE)]))).toSafetensors();
   expect(new Uint8Array(await fromPath.arrayBuffer())).toEqual(new Uint8Array(await fromBlob.arrayBuffer()));
+});
+
+test('a contiguous tensor past one array (2^31 bytes) is still written, as chunks; a view that large is TensorTooLarge', async () => {
+  const big = 2 ** 31 + 8;
+  const storage = { key: '0', offset: 64, bytes: big, stored: true, size: big, crc32: 0 };
+  const source = /** @type {any} */ ({
+    size: big + 64,
+    read: () => Promise.reject(new Error('read')),
+    chunks: () => [],
+  });
+  const record = { name: 'w', storage: '0', elementSize: 1, storageOffset: 0, shape: [big], stride: [1] };
+  const part = /** @type {any} */ (await tensorBytes(source, record, storage, null, true));
+  expect(part.size).toBe(big);
+  const view = { ...record, shape: [2, big / 2], stride: [1, 2] };
+  expect((await tensorBytes(source, view, storage, null, true).catch((e) => e)).code).toBe('TensorTooLarge');
 });

@@ -113,14 +113,6 @@ export async function tensorBytes(bytes, t, storage, slice = null, lazy = false)
   if (!whole(t.shape) || !whole(t.stride) || t.shape.some((/** @type {number} */ n) => n < 0)) {
     throw fail(`its shape [${t.shape}] or stride [${t.stride}] is not one torch writes`);
   }
-  const length = t.shape.reduce((/** @type {number} */ a, /** @type {number} */ b) => a * b, t.elementSize);
-  if (length > MAX_TENSOR_BYTES) {
-    throw new SafetensorsError(
-      'TensorTooLarge',
-      `tensor ${JSON.stringify(t.name)} is ${length} bytes once contiguous, more than one array holds here (${MAX_TENSOR_BYTES})`,
-      { tensor: t.name },
-    );
-  }
   const size = t.elementSize;
   const { low, high } = viewSpan(t.shape, t.stride);
   if (high < low) return new Uint8Array(0);
@@ -137,6 +129,15 @@ export async function tensorBytes(bytes, t, storage, slice = null, lazy = false)
   if (dense && storage.stored && slice) return slice(storage.offset + first * size, storage.offset + end);
   if (dense && lazy)
     return { size: end - first * size, [Symbol.asyncIterator]: () => chunks()[Symbol.asyncIterator]() };
+  // Held in memory from here on (a slice or chunks are not): one array's worth at most.
+  const length = t.shape.reduce((/** @type {number} */ a, /** @type {number} */ b) => a * b, t.elementSize);
+  if (length > MAX_TENSOR_BYTES) {
+    throw new SafetensorsError(
+      'TensorTooLarge',
+      `tensor ${JSON.stringify(t.name)} is ${length} bytes once contiguous, more than one array holds here (${MAX_TENSOR_BYTES})`,
+      { tensor: t.name },
+    );
+  }
   const span = storage.stored
     ? await bytes.read(storage.offset + first * size, end - first * size)
     : await readInflated(bytes, storage, first * size, end, t.name);
