@@ -1,8 +1,9 @@
 // What toSafetensors is made of (web/pickle/open_checkpoint.js tensorBytes): from a Blob or
 // bytes source, a contiguous tensor is a slice of the source (nothing read or copied); from a
 // source without slices (a path's FileHandle, a URL), chunks read only when written; a view is a
-// gathered copy; a contiguous tensor past one array's 2^31 bytes is still written (as chunks).
-// Checked on views.pt's records (torch.save's), and the file from a path is the file from a Blob.
+// copy gathered in pieces when written (a stride-0 view of 64 MiB too); a contiguous tensor past
+// one array's 2^31 bytes is still written (as chunks). Checked on views.pt's records
+// (torch.save's), and the file from a path is the file from a Blob.
 import { expect, test } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -24,7 +25,7 @@ async function records() {
   return { blob, bytes, storage, byName };
 }
 
-test('from a Blob: contiguous tensors are slices of it, views gathered copies', async () => {
+test('from a Blob: contiguous tensors are slices of it, views copies gathered when written', async () => {
   const { blob, bytes, storage, byName } = await records();
   const sliced = [];
   const slice = (/** @type {number} */ a, /** @type {number} */ b) => {
@@ -39,8 +40,13 @@ test('from a Blob: contiguous tensors are slices of it, views gathered copies', 
   // row 3 of the 8x8 float32 base: 32 bytes from element 24 of the storage.
   expect(sliced[1]).toEqual([storage.offset + 24 * 4, storage.offset + 32 * 4]);
   for (const name of VIEWS) {
-    const part = await tensorBytes(bytes, byName.get(name), storage, slice, true);
-    expect(part, name).toBeInstanceOf(Uint8Array);
+    const part = /** @type {any} */ (await tensorBytes(bytes, byName.get(name), storage, slice, true));
+    expect(part, name).not.toBeInstanceOf(Blob);
+    const pieces = [];
+    for await (const piece of part) pieces.push(piece);
+    const t = byName.get(name);
+    expect(part.size, name).toBe(t.shape.reduce((/** @type {number} */ a, /** @type {number} */ b) => a * b, 4));
+    expect(new Uint8Array(await new Blob(pieces).arrayBuffer()), name).toEqual(await tensorBytes(bytes, t, storage));
   }
   expect(sliced.length).toBe(DENSE.length);
 });
@@ -85,4 +91,21 @@ test('a contiguous tensor past one array (2^31 bytes) is still written, as chunk
   expect(part.size).toBe(big);
   const view = { ...record, shape: [2, big / 2], stride: [1, 2] };
   expect((await tensorBytes(source, view, storage, null, true).catch((e) => e)).code).toBe('TensorTooLarge');
+});
+
+test('a view being written is gathered in pieces: a stride-0 view of 64 MiB over 4 bytes', async () => {
+  const storage = { key: '0', offset: 0, bytes: 4, stored: true, size: 4, crc32: 0 };
+  const source = /** @type {any} */ (await toByteSource(new Uint8Array([1, 2, 3, 4])));
+  const record = { name: 'w', storage: '0', elementSize: 4, storageOffset: 0, shape: [16 << 20], stride: [0] };
+  const part = /** @type {any} */ (await tensorBytes(source, record, storage, null, true));
+  expect(part.size).toBe(64 << 20);
+  let total = 0;
+  let largest = 0;
+  let wrong = 0;
+  for await (const piece of part) {
+    for (let i = 0; i < piece.byteLength; i++) if (piece[i] !== (i % 4) + 1) wrong++;
+    total += piece.byteLength;
+    largest = Math.max(largest, piece.byteLength);
+  }
+  expect([total, largest, wrong]).toEqual([64 << 20, 4 << 20, 0]);
 });

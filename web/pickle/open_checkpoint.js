@@ -54,32 +54,41 @@ function viewSpan(shape, stride) {
   return { low, high };
 }
 
+/** Bytes per piece of a view gathered for writing (a stride-0 view may claim far more than its storage). */
+const GATHER_PIECE_BYTES = 4 << 20;
+
 /**
  * The view's elements in row-major order, gathered from `span` (the storage's bytes from
- * element `base`) one element of `size` bytes at a time.
+ * element `base`) one element of `size` bytes at a time, in pieces of at most `piece` bytes.
  * @param {Uint8Array} span
  * @param {number} base index in `span` (elements) of the view's first element
  * @param {number[]} shape
  * @param {number[]} stride
  * @param {number} size bytes per element
+ * @param {number} piece
+ * @returns {Generator<Uint8Array>}
  */
-function gather(span, base, shape, stride, size) {
+function* gathered(span, base, shape, stride, size, piece) {
   const count = shape.reduce((a, b) => a * b, 1);
-  const out = new Uint8Array(count * size); // count * size is checked by tensorBytes
+  const perPiece = Math.max(1, Math.floor(piece / size));
   const index = new Array(shape.length).fill(0);
   let at = base;
-  for (let i = 0; i < count; i++) {
-    out.set(span.subarray(at * size, at * size + size), i * size);
-    for (let d = shape.length - 1; d >= 0; d--) {
-      if (++index[d] < shape[d]) {
-        at += stride[d];
-        break;
+  for (let done = 0; done < count;) {
+    const out = new Uint8Array(Math.min(perPiece, count - done) * size);
+    for (let i = 0; i < out.byteLength; i += size) {
+      out.set(span.subarray(at * size, at * size + size), i);
+      for (let d = shape.length - 1; d >= 0; d--) {
+        if (++index[d] < shape[d]) {
+          at += stride[d];
+          break;
+        }
+        at -= (shape[d] - 1) * stride[d];
+        index[d] = 0;
       }
-      at -= (shape[d] - 1) * stride[d];
-      index[d] = 0;
     }
+    done += out.byteLength / size;
+    yield out;
   }
-  return out;
 }
 
 /** Whether a view is its storage's elements in row-major order, from its offset. */
@@ -127,27 +136,37 @@ export async function tensorBytes(bytes, t, storage, slice = null, lazy = false)
     ? () => bytes.chunks(storage.offset + first * size, end - first * size)
     : () => inflatedRange(bytes, storage, first * size, end, t.name);
   if (dense && storage.stored && slice) return slice(storage.offset + first * size, storage.offset + end);
-  if (dense && lazy)
-    return { size: end - first * size, [Symbol.asyncIterator]: () => chunks()[Symbol.asyncIterator]() };
-  // Held in memory from here on (a slice or chunks are not): one array's worth at most.
-  const length = t.shape.reduce((/** @type {number} */ a, /** @type {number} */ b) => a * b, t.elementSize);
-  if (length > MAX_TENSOR_BYTES) {
+  const spanBytes = end - first * size;
+  const read = () =>
+    storage.stored
+      ? bytes.read(storage.offset + first * size, spanBytes)
+      : readInflated(bytes, storage, first * size, end, t.name);
+  const length = t.shape.reduce((/** @type {number} */ a, /** @type {number} */ b) => a * b, size);
+  if (dense && lazy) return { size: spanBytes, [Symbol.asyncIterator]: () => chunks()[Symbol.asyncIterator]() };
+  // Held in memory from here on: the span, and the view whole unless it is written in pieces.
+  const over = Math.max(length, spanBytes);
+  if (over > MAX_TENSOR_BYTES) {
     throw new SafetensorsError(
       'TensorTooLarge',
-      `tensor ${JSON.stringify(t.name)} is ${length} bytes once contiguous, more than one array holds here (${MAX_TENSOR_BYTES})`,
+      `tensor ${JSON.stringify(t.name)} is a view of ${length} bytes over ${spanBytes} bytes of its storage, more than one array holds here (${MAX_TENSOR_BYTES})`,
       { tensor: t.name },
     );
   }
-  const span = storage.stored
-    ? await bytes.read(storage.offset + first * size, end - first * size)
-    : await readInflated(bytes, storage, first * size, end, t.name);
+  if (lazy && !dense) {
+    const pieces = async function* () {
+      yield* gathered(await read(), -low, t.shape, t.stride, size, GATHER_PIECE_BYTES);
+    };
+    return { size: length, [Symbol.asyncIterator]: () => pieces() };
+  }
+  const span = await read();
   if (dense) return span;
-  return gather(span, -low, t.shape, t.stride, size);
+  return gathered(span, -low, t.shape, t.stride, size, length).next().value ?? new Uint8Array(0);
 }
 
 /**
  * For the CLI's --verify (web/cli/convert.js): a checkpoint's tensor as row-major chunks, read
- * while iterated (a view gathered whole), so that comparing costs at most one view in memory.
+ * while iterated (a view gathered in pieces from its span), so that comparing costs at most one
+ * view's span in memory.
  * @type {WeakMap<Checkpoint, (name: string) => Promise<AsyncIterable<Uint8Array>>>}
  */
 export const tensorChunks = new WeakMap();
@@ -221,7 +240,7 @@ export async function openCheckpoint(source) {
   tensorChunks.set(ckpt, async (name) => {
     const t = recordOf(name);
     const part = await tensorBytes(bytes, t, byKey.get(t.storage), null, true);
-    if (!(part instanceof Uint8Array)) return /** @type {AsyncIterable<Uint8Array>} */ (part);
+    if (!(part instanceof Uint8Array)) return /** @type {AsyncIterable<Uint8Array>} */ (part); // lazy: chunks or pieces
     return (async function* () {
       yield part;
     })();
