@@ -6,7 +6,8 @@ checkpoints (random_checkpoints.py) and the committed ones, converted by our cod
   torch.load's tensors under dotted names (a "state_dict" entry unwrapped), each made contiguous
   and tied ones as copies (save_file refuses shared tensors; we write both names);
 - tensor by tensor (name, dtype, shape, bytes) with torch.load's, through our own parser.
-A checkpoint holding complex128 (no safetensors dtype) must be refused, UnsupportedConversion.
+A checkpoint holding complex128 (no safetensors dtype), or a quantized or sparse tensor
+(other_tensors.pt), must be refused: UnsupportedConversion, naming it.
 
 usage: python3 check_conversions.py [--seed N] [--count N]   (exit 1 on any failure)"""
 
@@ -28,7 +29,10 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 # so their tensors are taken from views.pt.
 SAME_AS = {'views_zip64.pt': 'views.pt', 'views_prefix.pt': 'views.pt'}
 COMMITTED = ['views.pt', 'views_deflated.pt', 'views_zip64.pt', 'views_descriptor.pt', 'views_prefix.pt',
-             'legacy.pt', 'tied.pt', 'lightning.ckpt', 'parameters.pt', 'embedding.pt', 'dtypes.pt']
+             'legacy.pt', 'tied.pt', 'lightning.ckpt', 'parameters.pt', 'embedding.pt', 'dtypes.pt',
+             'other_tensors.pt']
+# The committed files convert must refuse, and a word the refusal must hold.
+REFUSED = {'dtypes.pt': 'complex128', 'other_tensors.pt': 'quantized'}
 
 
 def flatten(obj, prefix=''):
@@ -54,9 +58,9 @@ def check(path, out, result, refuse, failures):
     """The checks of one file: how many passed."""
     name = os.path.basename(path)
     if refuse:
-        if result.get('code') == 'UnsupportedConversion' and 'complex128' in result['message']:
+        if result.get('code') == 'UnsupportedConversion' and refuse in result['message']:
             return 1
-        failures.append(f'{name}: expected UnsupportedConversion for complex128, got {result}')
+        failures.append(f'{name}: expected UnsupportedConversion naming {refuse}, got {result}')
         return 0
     if not result.get('ok'):
         failures.append(f'{name}: not converted: {result}')
@@ -90,7 +94,7 @@ def main():
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix='stw-random-ckpt-') as scratch:
         files = random_checkpoints.write(scratch, args.seed, args.count)
-        files += [(os.path.join(HERE, f), f == 'dtypes.pt') for f in COMMITTED]
+        files += [(os.path.join(HERE, f), REFUSED.get(f, False)) for f in COMMITTED]
         pairs = [(path, os.path.join(scratch, f'{i}.safetensors')) for i, (path, _) in enumerate(files)]
         run = subprocess.run(['node', os.path.join(HERE, 'convert_checkpoints.mjs')] + [x for p in pairs for x in p],
                              capture_output=True, text=True, cwd=ROOT)

@@ -98,7 +98,8 @@ def random_state(rng, depth=0):
 
 
 def write(directory, seed, count):
-    """`count` checkpoints from `seed`, as (path, expect_refusal) pairs."""
+    """`count` checkpoints from `seed`, as (path, refusal) pairs: refusal is the word convert's
+    refusal must hold (complex128), or False."""
     rng = random.Random(seed)
     torch.manual_seed(seed)
     files = []
@@ -113,5 +114,5 @@ def write(directory, seed, count):
         legacy = rng.random() < 0.25
         path = os.path.join(directory, f'random_{seed}_{i}{"_legacy" if legacy else ""}.pt')
         torch.save(state, path, _use_new_zipfile_serialization=not legacy)
-        files.append((path, refuse))
+        files.append((path, 'complex128' if refuse else False))
     return files

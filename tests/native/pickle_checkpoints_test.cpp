@@ -190,6 +190,16 @@ TEST(CommittedCheckpoint, ViewsAndTiedWeightsShareOneStorage) {
   EXPECT_NE(key_of["encoder.weight"], key_of["bias"]);
 }
 
+TEST(CommittedCheckpoint, QuantizedAndSparseTensorsAreFindingsNotTensors) {
+  const Checkpoint ckpt = read_committed("other_tensors.pt");  // torch.save of both beside a plain one
+  std::vector<std::string> other;
+  for (const auto& f : ckpt.contents.findings)
+    if (f.issue == pickle::TensorIssue::OtherTensor) other.push_back(f.name);
+  EXPECT_EQ(other, (std::vector<std::string>{"quantized", "sparse"}));
+  ASSERT_EQ(ckpt.contents.tensors.size(), 1u);
+  EXPECT_EQ(ckpt.contents.tensors[0].name, "weight");
+}
+
 // Serves a file and records each range read.
 class RecordingSource : public MemorySource {
  public:

@@ -6,7 +6,7 @@
 // (or inflated, for a deflated storage) while writing; views are gathered into contiguous
 // copies. Tied tensors (one storage under two names) are each written whole: save_file refuses
 // them and save_model keeps one name. A file naming a global that is not safe is refused
-// unless asked.
+// unless asked; a file holding a tensor not read (quantized, sparse, ...) is refused.
 import { SafetensorsError } from '../core/errors.js';
 import { initSafetensors } from '../core/modules.js';
 import { metadataJson, packedHeader, referenceOrder } from '../write/header_bytes.js';
@@ -35,6 +35,14 @@ async function planParts(ckpt, data, options) {
     throw new SafetensorsError(
       'UnsafeCheckpoint',
       `the checkpoint names ${left.length} global${left.length === 1 ? '' : 's'} that torch's weights-only loader does not accept: ${list}. Nothing was written; { allowUnsafeGlobals: true } converts its tensors alone, running nothing`,
+    );
+  }
+  const unread = ckpt.unreadTensors;
+  if (unread.length) {
+    const list = unread.map((u) => `${u.name} (${u.code}: ${u.message})`).join(', ');
+    throw new SafetensorsError(
+      'UnsupportedConversion',
+      `the checkpoint holds ${unread.length === 1 ? 'a tensor' : `${unread.length} tensors`} safetensors cannot hold or this reader cannot read, which the output would lack: ${list}. Nothing was written`,
     );
   }
   const core = await initSafetensors();

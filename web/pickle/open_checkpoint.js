@@ -10,6 +10,7 @@ import { openSafetensors } from '../index.js';
 import { fileName, runScan } from './scan_pickle.js';
 import { checkpointToSafetensors } from './checkpoint_convert.js';
 import { inflatedRange, readInflated } from './storage_inflate.js';
+import { contiguous, gathered, viewSpan } from './strided_view.js';
 
 /** @typedef {import('./types.js').CheckpointTensor} CheckpointTensor */
 /** @typedef {import('./types.js').Checkpoint} Checkpoint */
@@ -27,79 +28,16 @@ const MAX_TENSOR_BYTES = 2 ** 31;
 const STATE_DICT = 'state_dict.';
 
 /**
- * The tensor list: every record, or only those under `state_dict` (prefix dropped) when any is.
- * @param {any[]} records
+ * The entries under `state_dict`, prefix dropped.
+ * @template {{ name: string }} T
+ * @param {T[]} list
+ * @returns {T[]}
  */
-function unwrap(records) {
-  const inner = records.filter((t) => t.name.startsWith(STATE_DICT));
-  if (!inner.length) return records;
-  return inner.map((t) => ({ ...t, name: t.name.slice(STATE_DICT.length) }));
-}
-
-/**
- * Where a view's elements are, relative to its first storage element (`start`), and how many
- * storage elements from `start` its bytes span.
- * @param {number[]} shape
- * @param {number[]} stride
- */
-function viewSpan(shape, stride) {
-  let low = 0;
-  let high = 0;
-  for (let d = 0; d < shape.length; d++) {
-    if (shape[d] === 0) return { low: 0, high: -1 };
-    const reach = (shape[d] - 1) * stride[d];
-    if (reach < 0) low += reach;
-    else high += reach;
-  }
-  return { low, high };
-}
+const underStateDict = (list) =>
+  list.filter((t) => t.name.startsWith(STATE_DICT)).map((t) => ({ ...t, name: t.name.slice(STATE_DICT.length) }));
 
 /** Bytes per piece of a view gathered for writing (a stride-0 view may claim far more than its storage). */
 const GATHER_PIECE_BYTES = 4 << 20;
-
-/**
- * The view's elements in row-major order, gathered from `span` (the storage's bytes from
- * element `base`) one element of `size` bytes at a time, in pieces of at most `piece` bytes.
- * @param {Uint8Array} span
- * @param {number} base index in `span` (elements) of the view's first element
- * @param {number[]} shape
- * @param {number[]} stride
- * @param {number} size bytes per element
- * @param {number} piece
- * @returns {Generator<Uint8Array>}
- */
-function* gathered(span, base, shape, stride, size, piece) {
-  const count = shape.reduce((a, b) => a * b, 1);
-  const perPiece = Math.max(1, Math.floor(piece / size));
-  const index = new Array(shape.length).fill(0);
-  let at = base;
-  for (let done = 0; done < count;) {
-    const out = new Uint8Array(Math.min(perPiece, count - done) * size);
-    for (let i = 0; i < out.byteLength; i += size) {
-      out.set(span.subarray(at * size, at * size + size), i);
-      for (let d = shape.length - 1; d >= 0; d--) {
-        if (++index[d] < shape[d]) {
-          at += stride[d];
-          break;
-        }
-        at -= (shape[d] - 1) * stride[d];
-        index[d] = 0;
-      }
-    }
-    done += out.byteLength / size;
-    yield out;
-  }
-}
-
-/** Whether a view is its storage's elements in row-major order, from its offset. */
-function contiguous(/** @type {number[]} */ shape, /** @type {number[]} */ stride) {
-  let expected = 1;
-  for (let d = shape.length - 1; d >= 0; d--) {
-    if (shape[d] !== 1 && stride[d] !== expected) return false;
-    expected *= shape[d];
-  }
-  return true;
-}
 
 /**
  * A tensor's bytes in row-major order, read by range from the storage's bytes in the file (a
@@ -185,10 +123,19 @@ export async function openCheckpoint(source) {
       : source instanceof Uint8Array
         ? (/** @type {number} */ a, /** @type {number} */ b) => source.subarray(a, b)
         : null;
-  const { tensors: records, storages, objects, objectsLeftOut, ...scan } = await runScan(bytes, fileName(source), true);
+  const {
+    tensors: records,
+    storages,
+    objects,
+    objectsLeftOut,
+    unreadTensors: unread,
+    ...scan
+  } = await runScan(bytes, fileName(source), true);
   /** @type {Map<string, StorageRecord>} */
   const byKey = new Map(storages.map((/** @type {StorageRecord} */ s) => [s.key, s]));
-  const kept = unwrap(records);
+  // Every record, or only those under `state_dict` when any is (so too the tensors not read).
+  const inner = underStateDict(/** @type {any[]} */ (records));
+  const kept = inner.length ? inner : /** @type {any[]} */ (records);
   const byName = new Map(kept.map((t) => [t.name, t]));
   /** @type {CheckpointTensor[]} */
   const tensors = kept.map((t) => ({
@@ -219,6 +166,7 @@ export async function openCheckpoint(source) {
     tensors,
     objects,
     objectsLeftOut,
+    unreadTensors: inner.length ? underStateDict(unread) : unread,
     async getTensor(name) {
       const t = recordOf(name);
       const data = /** @type {Uint8Array} */ (await tensorBytes(bytes, t, byKey.get(t.storage)));
