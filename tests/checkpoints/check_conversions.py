@@ -106,10 +106,12 @@ def main():
         for (path, refuse), (_, out), result in zip(files, pairs, results):
             passed += check(path, out, result, refuse, failures)
         good = len(files) - len({f.split(':')[0] for f in failures})
+        refused = sum(1 for _, refuse in files if refuse)
     for failure in failures:
         print('FAIL', failure)
     print(f'check_conversions: {passed} checks passed, {len(failures)} failed; {good} of {len(files)} files '
-          f'exact (seed {args.seed}: {args.count} random, {len(COMMITTED)} committed)')
+          f'right ({len(files) - refused} to convert exactly, {refused} to refuse; seed {args.seed}: '
+          f'{args.count} random, {len(COMMITTED)} committed)')
     sys.exit(1 if failures else 0)
 
 

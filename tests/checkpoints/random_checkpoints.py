@@ -3,7 +3,8 @@ convert has never seen, for check_conversions.py. Every dtype torch 1.13 saves, 
 larger shapes, views at storage offsets, transposed, strided, expanded (stride 0) and
 overlapping views, tied weights, Parameters, nested dicts, OrderedDicts and lists, Lightning
 wrapping, and the legacy (pre-1.6) format. complex128 (which safetensors has no dtype for)
-goes in files of its own, which convert must refuse. Names include escapes and non-ASCII."""
+goes in files of its own, which convert must refuse, as do files holding a quantized or sparse
+tensor. Names include escapes and non-ASCII."""
 
 import collections
 import os
@@ -99,20 +100,24 @@ def random_state(rng, depth=0):
 
 def write(directory, seed, count):
     """`count` checkpoints from `seed`, as (path, refusal) pairs: refusal is the word convert's
-    refusal must hold (complex128), or False."""
+    refusal must hold (complex128, or other-tensor for a quantized or sparse tensor), or False."""
     rng = random.Random(seed)
     torch.manual_seed(seed)
     files = []
     for i in range(count):
         state = random_state(rng)
-        refuse = rng.random() < 0.08
-        if refuse:
+        roll = rng.random()
+        refuse = 'complex128' if roll < 0.06 else 'other-tensor' if roll < 0.1 else False
+        if refuse == 'complex128':
             state['complex128'] = torch.zeros(2, dtype=torch.complex128)
+        elif refuse:
+            state['other'] = (torch.quantize_per_tensor(torch.randn(3), 0.1, 0, torch.qint8) if roll < 0.08
+                              else torch.randn(2, 2).to_sparse())
         if rng.random() < 0.25:
             state = {'epoch': rng.randint(0, 9), 'global_step': rng.randint(0, 9999), 'state_dict': state,
                      'optimizer_states': [{'state': {0: {'exp_avg': torch.zeros(3)}}}]}
         legacy = rng.random() < 0.25
         path = os.path.join(directory, f'random_{seed}_{i}{"_legacy" if legacy else ""}.pt')
         torch.save(state, path, _use_new_zipfile_serialization=not legacy)
-        files.append((path, 'complex128' if refuse else False))
+        files.append((path, refuse))
     return files
