@@ -20,8 +20,10 @@ STAMP_DIR := build/stamps
 # Debian packages: the command or file that shows each is present.
 APT_CHECKS := em++:emscripten chromium:chromium cmake:cmake g++:g++ clang++:clang clang-format:clang-format python3:python3
 APT_FILES := /usr/include/gtest/gtest.h:libgtest-dev
+# Python modules (Debian's /usr/bin/python3): torch writes the checkpoints convert is checked on.
+APT_PYTHON := torch:python3-torch
 
-.PHONY: setup native wasm build test test-fast demo bench fuzz fuzz-build fuzz-smoke fuzz-entry serde-differential clean native-test sanitize-test wasm-test js-test js-test-node js-test-browser lint format docs
+.PHONY: setup native wasm build test test-fast checkpoint-check demo bench fuzz fuzz-build fuzz-smoke fuzz-entry serde-differential clean native-test sanitize-test wasm-test js-test js-test-node js-test-browser lint format docs
 
 setup: $(STAMP_DIR)/apt $(STAMP_DIR)/npm
 
@@ -39,6 +41,7 @@ $(STAMP_DIR)/apt:
 	@missing=""; \
 	for pair in $(APT_CHECKS); do command -v $${pair%%:*} >/dev/null 2>&1 || missing="$$missing $${pair##*:}"; done; \
 	for pair in $(APT_FILES); do [ -e $${pair%%:*} ] || missing="$$missing $${pair##*:}"; done; \
+	for pair in $(APT_PYTHON); do /usr/bin/python3 -c "import $${pair%%:*}" 2>/dev/null || missing="$$missing $${pair##*:}"; done; \
 	$(install_missing)
 	@mkdir -p $(STAMP_DIR) && touch $@
 
@@ -111,7 +114,15 @@ format: $(STAMP_DIR)/npm
 wasm-test: build
 	node $(WASM_DIR)/simd_kernels_check.cjs
 
-test: native-test sanitize-test wasm-test lint js-test fuzz-smoke
+test: native-test sanitize-test wasm-test lint js-test fuzz-smoke checkpoint-check
+
+# Our checkpoint convert against torch (tests/checkpoints/check_conversions.py): seeded random
+# checkpoints torch.save writes, and the committed ones, converted and compared byte for byte
+# with save_file's layout and tensor by tensor with torch.load. CHECK_SEED, CHECK_COUNT vary it.
+CHECK_SEED ?= 35
+CHECK_COUNT ?= 200
+checkpoint-check: build
+	/usr/bin/python3 tests/checkpoints/check_conversions.py --seed $(CHECK_SEED) --count $(CHECK_COUNT)
 
 demo: build
 	node demo/serve.js --port $(PORT)
@@ -126,6 +137,7 @@ bench: build
 	node tests/bench/verify_signature.bench.js
 	node tests/bench/sharded.bench.js
 	node tests/bench/convert.bench.js
+	node tests/bench/checkpoint_convert.bench.js
 	node tests/bench/batch.bench.js
 	node tests/bench/browser_decode.bench.js
 	node tests/bench/browser_worker.bench.js

@@ -113,8 +113,18 @@ class Walker {
       return;
     }
     if (tuple_args && read_tensor(v, fn, args, path)) return;
+    if (other_rebuild(fn)) return out.findings.push_back({TensorIssue::OtherTensor, path});
     if (!call.appended) walk_pairs(call.extra, path, depth);
     if (call.state != kNoValue) walk(call.state, path, depth + 1);
+  }
+
+  // Another of torch's rebuild functions (torch/_utils.py: _rebuild_qtensor,
+  // _rebuild_sparse_tensor, _rebuild_meta_tensor_no_storage, ...): a tensor not read here.
+  bool other_rebuild(ValueId fn) const {
+    if (fn >= p_.values.size()) return false;
+    const Value& g = p_.at(fn);
+    return g.kind == Kind::Global && (g.text == "torch._utils" || g.text == "torch._tensor") &&
+           g.name.starts_with("_rebuild_");
   }
 
   // _rebuild_tensor(storage, offset, size, stride), _v2(..., requires_grad, hooks[, metadata]),

@@ -38,6 +38,7 @@ enum class TensorIssue : std::uint8_t {
   UnknownStorage,  ///< the storage class or dtype is not in kTorchDtypes
   TooDeep,         ///< the values nest deeper than the walk follows
   WalkLimit,       ///< more values visited than the walk allows (shared values)
+  OtherTensor,     ///< another torch rebuild (quantized, sparse, ...): a tensor with no strided storage view
 };
 
 /// @brief A TensorIssue's stable name and what it means.
@@ -47,11 +48,12 @@ struct TensorIssueInfo {
 };
 
 /// @brief The table, indexed by TensorIssue.
-inline constexpr std::array<TensorIssueInfo, 4> kTensorIssues{{
+inline constexpr std::array<TensorIssueInfo, 5> kTensorIssues{{
     {"bad-tensor-arguments", "a tensor rebuild call with arguments torch does not write"},
     {"unknown-storage", "a tensor of a storage class or dtype not known"},
     {"too-deep", "the values nest deeper than the reader follows"},
     {"walk-limit", "the values are shared more often than the reader follows"},
+    {"other-tensor", "a tensor that is not a strided view of one storage (quantized, sparse, ...): not read"},
 }};
 
 /// @brief One such problem, at the value it concerns.

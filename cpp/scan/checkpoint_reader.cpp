@@ -100,7 +100,7 @@ void read_legacy(Reading& r) {
     const auto count = r.bytes(at, 8);
     const auto s = container::read_legacy_storage(count, at, element, r.source.size());
     if (!s.ok) return r.out.report.add(ContainerFinding{ContainerIssue::EntryOutOfRange, at}, "");
-    r.out.storages.push_back({key.text, s.data_offset, s.next - s.data_offset, true});
+    r.out.storages.push_back({key.text, s.data_offset, s.next - s.data_offset, true, s.next - s.data_offset, 0});
     at = s.next;
   }
   std::sort(r.out.storages.begin(), r.out.storages.end(), [](const auto& a, const auto& b) { return a.key < b.key; });

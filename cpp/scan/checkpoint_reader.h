@@ -47,6 +47,8 @@ struct StorageLocation {
   std::uint64_t offset;  ///< first byte in the file
   std::uint64_t bytes;   ///< length in the file
   bool stored;           ///< false: deflated, so not readable by range
+  std::uint64_t size;    ///< length once inflated (= bytes when stored)
+  std::uint32_t crc32;   ///< the zip directory's CRC-32 of the inflated bytes (0 in the legacy format)
 };
 
 /// @brief What was read.

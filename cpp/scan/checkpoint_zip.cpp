@@ -56,7 +56,7 @@ bool Reading::read_zip() {
     if (!record.ok) continue;
     if (is_storage) {
       out.storages.push_back(
-          {e.name.substr(storage_folder.size()), record.data_offset, record.data_size, record.stored});
+          {e.name.substr(storage_folder.size()), record.data_offset, record.data_size, record.stored, e.size, e.crc32});
       continue;
     }
     // torch 2.x's `byteorder`: the storages' element order (torch.load byte-swaps "big" ones).

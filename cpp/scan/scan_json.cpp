@@ -119,6 +119,20 @@ void write_checkpoint_json(const Checkpoint& checkpoint, std::string_view file, 
   json.end_array();
   json.key("objectsLeftOut");
   json.number(static_cast<double>(checkpoint.contents.objects_left_out));
+  json.key("unreadTensors");
+  json.begin_array();
+  for (const pickle::TensorFinding& f : checkpoint.contents.findings) {
+    const auto& info = pickle::kTensorIssues[static_cast<std::size_t>(f.issue)];
+    json.begin_object();
+    json.key("name");
+    json.string(f.name);
+    json.key("code");
+    json.string(info.name);
+    json.key("message");
+    json.string(info.message);
+    json.end_object();
+  }
+  json.end_array();
   json.key("storages");
   json.begin_array();
   for (const StorageLocation& s : checkpoint.storages) {
@@ -131,6 +145,10 @@ void write_checkpoint_json(const Checkpoint& checkpoint, std::string_view file, 
     json.number(static_cast<double>(s.bytes));
     json.key("stored");
     json.boolean(s.stored);
+    json.key("size");
+    json.number(static_cast<double>(s.size));
+    json.key("crc32");
+    json.number(static_cast<double>(s.crc32));
     json.end_object();
   }
   json.end_array();

@@ -1,6 +1,6 @@
 // What the CLI benchmarks share: a big safetensors file of random bytes under a temporary
 // folder (never in the repository), and one command timed under /usr/bin/time: wall time and
-// CPU time (user + sys), which a shared, busy machine disturbs less.
+// CPU time (user + sys), which a shared, busy machine disturbs less, and peak resident memory.
 import { execFile } from 'node:child_process';
 import { randomFillSync } from 'node:crypto';
 import { open, readFile } from 'node:fs/promises';
@@ -40,7 +40,8 @@ export async function writeBigFile(path, bytes, onPiece = () => {}) {
 }
 
 /**
- * Runs a command under /usr/bin/time: its wall and CPU seconds, its exit code and its stdout.
+ * Runs a command under /usr/bin/time: its wall and CPU seconds, its peak RSS (KiB), its exit
+ * code and its stdout.
  * A non-zero exit is returned, not thrown (verify-signature exits 1 when not verified).
  * @param {string[]} argv
  * @param {string} work a folder for time's report
@@ -50,12 +51,12 @@ export async function timed(argv, work) {
   let stdout;
   let code = 0;
   try {
-    ({ stdout } = await run('/usr/bin/time', ['-f', '%e %U %S', '-o', report, ...argv], { maxBuffer: 1 << 20 }));
+    ({ stdout } = await run('/usr/bin/time', ['-f', '%e %U %S %M', '-o', report, ...argv], { maxBuffer: 1 << 20 }));
   } catch (error) {
     ({ stdout = '', code = 1 } = /** @type {any} */ (error));
   }
-  const [wall, user, sys] = (await readFile(report, 'utf8')).trim().split('\n').pop().split(/\s+/).map(Number);
-  return { wall, cpu: user + sys, code, stdout };
+  const [wall, user, sys, rss] = (await readFile(report, 'utf8')).trim().split('\n').pop().split(/\s+/).map(Number);
+  return { wall, cpu: user + sys, rss, code, stdout };
 }
 
 /**
@@ -69,19 +70,23 @@ export async function timed(argv, work) {
  * @param {string} work
  * @param {number} rounds
  * @param {(results: Record<string, { code: number, stdout: string }>) => void} check
- * @returns {Promise<{ times: Times, loads: number[] }>} loads: the 1-minute load average before and after each round
+ * @returns {Promise<{ times: Times, loads: number[], rss: Record<string, number[]> }>} loads: the 1-minute load
+ *   average before and after each round; rss: each command's peak RSS (KiB) per timed round
  */
 export async function runRounds(commands, work, rounds, check) {
   /** @type {Times} */
   const times = Object.fromEntries(Object.keys(commands).map((k) => [k, { wall: [], cpu: [] }]));
   const loads = [loadavg()[0]];
+  /** @type {Record<string, number[]>} */
+  const rss = Object.fromEntries(Object.keys(commands).map((k) => [k, []]));
   for (let round = 0; round < rounds + 1; round++) {
     /** @type {Record<string, { code: number, stdout: string }>} */
     const results = {};
     for (const [name, argv] of Object.entries(commands)) {
-      const { wall, cpu, code, stdout } = await timed(argv, work);
+      const { wall, cpu, rss: peak, code, stdout } = await timed(argv, work);
       results[name] = { code, stdout };
       if (round > 0) {
+        rss[name].push(peak);
         times[name].wall.push(wall);
         times[name].cpu.push(cpu);
       }
@@ -89,7 +94,7 @@ export async function runRounds(commands, work, rounds, check) {
     check(results);
     loads.push(loadavg()[0]);
   }
-  return { times, loads };
+  return { times, loads, rss };
 }
 
 /**

@@ -139,7 +139,12 @@ TEST(CommittedCheckpoint, DeflatedPickleNeedsTheCallersInflate) {
   EXPECT_GT(asked, 0u);
   EXPECT_EQ(with.report.verdict, scan::Verdict::Safe);
   EXPECT_EQ(with.contents.tensors.size(), stored.contents.tensors.size());
-  for (const auto& s : with.storages) EXPECT_FALSE(s.stored) << s.key;  // deflated storages: not readable by range
+  for (const auto& s : with.storages) {
+    EXPECT_FALSE(s.stored) << s.key;      // deflated storages: not readable by range
+    EXPECT_LT(s.bytes, s.size) << s.key;  // compressed in the file, inflated size and CRC from the directory
+    EXPECT_NE(s.crc32, 0u) << s.key;
+  }
+  for (const auto& s : stored.storages) EXPECT_EQ(s.bytes, s.size) << s.key;
 }
 
 TEST(CommittedCheckpoint, ViewsAndTiedWeightsShareOneStorage) {
@@ -152,6 +157,16 @@ TEST(CommittedCheckpoint, ViewsAndTiedWeightsShareOneStorage) {
   for (const auto& t : tied.contents.tensors) key_of[t.name] = t.storage_key;
   EXPECT_EQ(key_of["encoder.weight"], key_of["decoder.weight"]);
   EXPECT_NE(key_of["encoder.weight"], key_of["bias"]);
+}
+
+TEST(CommittedCheckpoint, QuantizedAndSparseTensorsAreFindingsNotTensors) {
+  const Checkpoint ckpt = read_committed("other_tensors.pt");  // torch.save of both beside a plain one
+  std::vector<std::string> other;
+  for (const auto& f : ckpt.contents.findings)
+    if (f.issue == pickle::TensorIssue::OtherTensor) other.push_back(f.name);
+  EXPECT_EQ(other, (std::vector<std::string>{"quantized", "sparse"}));
+  ASSERT_EQ(ckpt.contents.tensors.size(), 1u);
+  EXPECT_EQ(ckpt.contents.tensors[0].name, "weight");
 }
 
 // Serves a file and records each range read.

@@ -1,23 +1,45 @@
 // safetensors-wasm convert: FILE with its float tensors rounded to F16 or BF16 (the others
 // copied), or, without --to, a PyTorch checkpoint's tensors as a .safetensors file (nothing in
-// it run; --verify reads both back and compares every tensor), written to OUT whole or not at all.
-import { openAsBlob } from 'node:fs';
+// it run; --verify reads both back and compares every tensor, streamed), written to OUT whole
+// or not at all.
 import { stat } from 'node:fs/promises';
 import { openCheckpoint, openSafetensors } from '../index.js';
-import { writeParts } from '../write/node_write.js';
+import { tensorChunks } from '../pickle/open_checkpoint.js';
+import { toByteSource } from '../source/byte_source.js';
 import { counted, printable } from './text.js';
 import { withFile, withInput } from './files.js';
 import { misuse } from './usage.js';
 
 /**
- * Whether two tensor arrays hold the same elements, bit for bit (NaN equal to the same NaN).
- * @param {ArrayBufferView} a
- * @param {ArrayBufferView} b
+ * Whether two streams of chunks hold the same bytes (chunk boundaries may differ), holding one
+ * chunk of each at a time.
+ * @param {AsyncIterable<Uint8Array>} a
+ * @param {AsyncIterable<Uint8Array>} b
  */
-function sameBytes(a, b) {
-  const x = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
-  const y = new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
-  return x.length === y.length && x.every((v, i) => v === y[i]);
+export async function sameStreams(a, b) {
+  const right = b[Symbol.asyncIterator]();
+  let chunk = /** @type {Uint8Array} */ (new Uint8Array(0));
+  let at = 0;
+  for await (const left of a) {
+    for (let i = 0; i < left.byteLength;) {
+      if (at === chunk.byteLength) {
+        const next = await right.next();
+        if (next.done) return false;
+        [chunk, at] = [next.value, 0];
+        continue;
+      }
+      const n = Math.min(left.byteLength - i, chunk.byteLength - at);
+      for (let k = 0; k < n; k++) if (left[i + k] !== chunk[at + k]) return false;
+      i += n;
+      at += n;
+    }
+  }
+  while (at === chunk.byteLength) {
+    const next = await right.next();
+    if (next.done) return true;
+    [chunk, at] = [next.value, 0];
+  }
+  return false;
 }
 
 /**
@@ -30,27 +52,23 @@ function sameBytes(a, b) {
  */
 async function convertCheckpoint(parsed, file, out) {
   try {
-    // A local file is opened as a Blob, so that contiguous tensors are written as slices of it,
-    // streamed: memory stays bounded whatever the checkpoint's size.
-    const local = file !== '-' && !/^https?:\/\//i.test(file);
-    const opened = async (/** @type {(source: import('../index.js').SafetensorsSource) => Promise<number>} */ fn) => {
-      if (!local) return withFile(file, fn);
-      await stat(file); // its error names the file; openAsBlob's does not
-      return fn(await openAsBlob(file));
-    };
-    return await opened(async (source) => {
+    // A local file is read through a FileHandle: each contiguous tensor streamed in 4 MiB reads
+    // (fewer and larger than a Blob's stream gives, and right past 4 GiB, where Node 20's
+    // openAsBlob is not), views gathered one at a time; memory stays bounded whatever the size.
+    return await withFile(file, async (source) => {
       const ckpt = await openCheckpoint(source);
       if (ckpt.format !== 'pytorch-zip' && ckpt.format !== 'pytorch-legacy') {
         throw new Error(
           `${file} is not a PyTorch checkpoint (${ckpt.format}); for a .safetensors file give --to f16|bf16`,
         );
       }
-      const blob = await ckpt.toSafetensors({ allowUnsafeGlobals: parsed.has('--allow-unsafe-globals') });
-      await writeParts(out, [blob]);
+      await ckpt.toSafetensors({ allowUnsafeGlobals: parsed.has('--allow-unsafe-globals'), path: out });
       const made = `${counted(ckpt.tensors.length, 'tensor')} from ${file} (${ckpt.format}, verdict ${ckpt.verdict})`;
-      console.log(printable(`wrote ${out}: ${made}, ${blob.size.toLocaleString('en')} bytes`));
+      console.log(printable(`wrote ${out}: ${made}, ${(await stat(out)).size.toLocaleString('en')} bytes`));
       return parsed.has('--verify')
-        ? withFile(out, async (written) => verify(ckpt, await openSafetensors(written), out))
+        ? withFile(out, async (written) =>
+            verify(ckpt, /** @type {import('node:fs/promises').FileHandle} */ (written), out),
+          )
         : 0;
     });
   } catch (error) {
@@ -61,17 +79,30 @@ async function convertCheckpoint(parsed, file, out) {
 }
 
 /**
- * Every tensor of the checkpoint read again and compared with the written file's: 0 when all
- * are equal and the file has no other, else 1.
+ * Every tensor of the checkpoint read again and compared with the written file's, by name,
+ * dtype, shape and bytes, streamed (one view in memory at a time): 0 when all are equal and
+ * the file has no other, else 1.
  * @param {import('../index.js').Checkpoint} ckpt
- * @param {import('../index.js').SafetensorsFile} written
+ * @param {import('node:fs/promises').FileHandle} handle the written file
  * @param {string} out
  */
-async function verify(ckpt, written, out) {
-  const names = new Set(written.tensors.map((t) => t.name));
+async function verify(ckpt, handle, out) {
+  const written = await openSafetensors(handle);
+  const bytes = await toByteSource(handle);
+  const chunksOf = /** @type {(name: string) => Promise<AsyncIterable<Uint8Array>>} */ (tensorChunks.get(ckpt));
+  const byName = new Map(written.tensors.map((t) => [t.name, t]));
   let same = 0;
   for (const t of ckpt.tensors) {
-    if (names.has(t.name) && sameBytes(await ckpt.getTensor(t.name), await written.getTensor(t.name))) same++;
+    const w = byName.get(t.name);
+    const matches =
+      w !== undefined &&
+      w.dtype === t.dtype &&
+      w.shape.join() === t.shape.join() &&
+      (await sameStreams(
+        await chunksOf(t.name),
+        bytes.chunks(written.dataStart + w.dataOffsets[0], w.dataOffsets[1] - w.dataOffsets[0]),
+      ));
+    if (matches) same++;
     else console.error(printable(`convert: tensor ${t.name} differs in ${out}`));
   }
   const extra = written.tensors.length - ckpt.tensors.length;

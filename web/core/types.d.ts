@@ -131,7 +131,8 @@ export type ErrorCode =
   | 'WriteError'
   | 'UnexpectedResponse'
   | 'DeviceLost'
-  | 'UnsafeCheckpoint';
+  | 'UnsafeCheckpoint'
+  | 'CorruptStorage';
 
 export class SafetensorsError extends Error {
   constructor(

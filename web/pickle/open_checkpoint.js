@@ -11,10 +11,17 @@ import { fileName, runScan } from './scan_pickle.js';
 import { checkpointToSafetensors } from './checkpoint_convert.js';
 import { littleEndianSource } from './byte_order.js';
 import { checkpointDescribe } from './checkpoint_card.js';
+import { inflatedRange, readInflated } from './storage_inflate.js';
+import { contiguous, gathered, viewSpan } from './strided_view.js';
 
 /** @typedef {import('./types.js').CheckpointTensor} CheckpointTensor */
 /** @typedef {import('./types.js').Checkpoint} Checkpoint */
-/** @typedef {{ key: string, offset: number, bytes: number, stored: boolean }} StorageRecord */
+/**
+ * A storage's record in the file: `bytes` at `offset` (compressed when not `stored`), `size`
+ * and `crc32` those of its inflated bytes (the zip directory's).
+ * @typedef {{ key: string, offset: number, bytes: number, stored: boolean, size: number, crc32: number }} StorageRecord
+ */
+/** @typedef {import('./checkpoint_convert.js').LazyBytes} LazyBytes */
 
 /** The most bytes one tensor is read into (a view with stride 0 can claim far more than its storage). */
 const MAX_TENSOR_BYTES = 2 ** 31;
@@ -23,80 +30,29 @@ const MAX_TENSOR_BYTES = 2 ** 31;
 const STATE_DICT = 'state_dict.';
 
 /**
- * The tensor list: every record, or only those under `state_dict` (prefix dropped) when any is.
- * @param {any[]} records
+ * The entries under `state_dict`, prefix dropped.
+ * @template {{ name: string }} T
+ * @param {T[]} list
+ * @returns {T[]}
  */
-function unwrap(records) {
-  const inner = records.filter((t) => t.name.startsWith(STATE_DICT));
-  if (!inner.length) return records;
-  return inner.map((t) => ({ ...t, name: t.name.slice(STATE_DICT.length) }));
-}
+const underStateDict = (list) =>
+  list.filter((t) => t.name.startsWith(STATE_DICT)).map((t) => ({ ...t, name: t.name.slice(STATE_DICT.length) }));
+
+/** Bytes per piece of a view gathered for writing (a stride-0 view may claim far more than its storage). */
+const GATHER_PIECE_BYTES = 4 << 20;
 
 /**
- * Where a view's elements are, relative to its first storage element (`start`), and how many
- * storage elements from `start` its bytes span.
- * @param {number[]} shape
- * @param {number[]} stride
- */
-function viewSpan(shape, stride) {
-  let low = 0;
-  let high = 0;
-  for (let d = 0; d < shape.length; d++) {
-    if (shape[d] === 0) return { low: 0, high: -1 };
-    const reach = (shape[d] - 1) * stride[d];
-    if (reach < 0) low += reach;
-    else high += reach;
-  }
-  return { low, high };
-}
-
-/**
- * The view's elements in row-major order, gathered from `span` (the storage's bytes from
- * element `base`) one element of `size` bytes at a time.
- * @param {Uint8Array} span
- * @param {number} base index in `span` (elements) of the view's first element
- * @param {number[]} shape
- * @param {number[]} stride
- * @param {number} size bytes per element
- */
-function gather(span, base, shape, stride, size) {
-  const count = shape.reduce((a, b) => a * b, 1);
-  const out = new Uint8Array(count * size); // count * size is checked by tensorBytes
-  const index = new Array(shape.length).fill(0);
-  let at = base;
-  for (let i = 0; i < count; i++) {
-    out.set(span.subarray(at * size, at * size + size), i * size);
-    for (let d = shape.length - 1; d >= 0; d--) {
-      if (++index[d] < shape[d]) {
-        at += stride[d];
-        break;
-      }
-      at -= (shape[d] - 1) * stride[d];
-      index[d] = 0;
-    }
-  }
-  return out;
-}
-
-/** Whether a view is its storage's elements in row-major order, from its offset. */
-function contiguous(/** @type {number[]} */ shape, /** @type {number[]} */ stride) {
-  let expected = 1;
-  for (let d = shape.length - 1; d >= 0; d--) {
-    if (shape[d] !== 1 && stride[d] !== expected) return false;
-    expected *= shape[d];
-  }
-  return true;
-}
-
-/**
- * A tensor's bytes in row-major order, read by range from the storage's bytes in the file.
+ * A tensor's bytes in row-major order, read by range from the storage's bytes in the file (a
+ * deflated storage is inflated as a stream, and checked: storage_inflate.js).
  * @param {import('../source/byte_source.js').ByteSource} bytes
  * @param {any} t the tensor record
  * @param {StorageRecord | undefined} storage
  * @param {((start: number, end: number) => Uint8Array | Blob) | null} slice the source's own
  *   slices (a Blob's, bytes'), used for a contiguous view so that nothing is read or copied
+ * @param {boolean} [lazy] a contiguous view's bytes may be given as chunks read when iterated
+ * @returns {Promise<Uint8Array | Blob | LazyBytes>}
  */
-export async function tensorBytes(bytes, t, storage, slice = null) {
+export async function tensorBytes(bytes, t, storage, slice = null, lazy = false) {
   const fail = (/** @type {string} */ why) =>
     new SafetensorsError('InvalidTensor', `tensor ${JSON.stringify(t.name)} cannot be read: ${why}`, {
       tensor: t.name,
@@ -106,29 +62,54 @@ export async function tensorBytes(bytes, t, storage, slice = null) {
   if (!whole(t.shape) || !whole(t.stride) || t.shape.some((/** @type {number} */ n) => n < 0)) {
     throw fail(`its shape [${t.shape}] or stride [${t.stride}] is not one torch writes`);
   }
-  const length = t.shape.reduce((/** @type {number} */ a, /** @type {number} */ b) => a * b, t.elementSize);
-  if (length > MAX_TENSOR_BYTES) {
-    throw new SafetensorsError(
-      'TensorTooLarge',
-      `tensor ${JSON.stringify(t.name)} is ${length} bytes once contiguous, more than one array holds here (${MAX_TENSOR_BYTES})`,
-      { tensor: t.name },
-    );
-  }
-  if (!storage.stored) throw fail(`its storage ${JSON.stringify(t.storage)} is compressed`);
   const size = t.elementSize;
   const { low, high } = viewSpan(t.shape, t.stride);
   if (high < low) return new Uint8Array(0);
   const first = t.storageOffset + low;
   const end = (t.storageOffset + high + 1) * size;
-  if (first < 0 || end > storage.bytes) {
-    throw fail(`its view reaches past its storage's ${storage.bytes} bytes`);
+  if (first < 0 || end > storage.size) {
+    throw fail(`its view reaches past its storage's ${storage.size} bytes`);
   }
-  const start = storage.offset + first * size;
-  if (slice && contiguous(t.shape, t.stride)) return slice(start, storage.offset + end);
-  const span = await bytes.read(start, end - first * size);
-  if (contiguous(t.shape, t.stride)) return span;
-  return gather(span, -low, t.shape, t.stride, size);
+  const dense = contiguous(t.shape, t.stride);
+  /** @type {() => AsyncIterable<Uint8Array>} the span's bytes, in chunks */
+  const chunks = storage.stored
+    ? () => bytes.chunks(storage.offset + first * size, end - first * size)
+    : () => inflatedRange(bytes, storage, first * size, end, t.name);
+  if (dense && storage.stored && slice) return slice(storage.offset + first * size, storage.offset + end);
+  const spanBytes = end - first * size;
+  const read = () =>
+    storage.stored
+      ? bytes.read(storage.offset + first * size, spanBytes)
+      : readInflated(bytes, storage, first * size, end, t.name);
+  const length = t.shape.reduce((/** @type {number} */ a, /** @type {number} */ b) => a * b, size);
+  if (dense && lazy) return { size: spanBytes, [Symbol.asyncIterator]: () => chunks()[Symbol.asyncIterator]() };
+  // Held in memory from here on: the span, and the view whole unless it is written in pieces.
+  const over = Math.max(length, spanBytes);
+  if (over > MAX_TENSOR_BYTES) {
+    throw new SafetensorsError(
+      'TensorTooLarge',
+      `tensor ${JSON.stringify(t.name)} is a view of ${length} bytes over ${spanBytes} bytes of its storage, more than one array holds here (${MAX_TENSOR_BYTES})`,
+      { tensor: t.name },
+    );
+  }
+  if (lazy && !dense) {
+    const pieces = async function* () {
+      yield* gathered(await read(), -low, t.shape, t.stride, size, GATHER_PIECE_BYTES);
+    };
+    return { size: length, [Symbol.asyncIterator]: () => pieces() };
+  }
+  const span = await read();
+  if (dense) return span;
+  return gathered(span, -low, t.shape, t.stride, size, length).next().value ?? new Uint8Array(0);
 }
+
+/**
+ * For the CLI's --verify (web/cli/convert.js): a checkpoint's tensor as row-major chunks, read
+ * while iterated (a view gathered in pieces from its span), so that comparing costs at most one
+ * view's span in memory.
+ * @type {WeakMap<Checkpoint, (name: string) => Promise<AsyncIterable<Uint8Array>>>}
+ */
+export const tensorChunks = new WeakMap();
 
 /**
  * Opens a PyTorch checkpoint (the torch zip or the legacy format) without running it: its scan
@@ -150,6 +131,7 @@ export async function openCheckpoint(source) {
     objects,
     objectsLeftOut,
     byteorder,
+    unreadTensors: unread,
     ...scan
   } = await runScan(bytes, fileName(source), true);
   // A big-endian checkpoint's storages are read swapped, so never as slices of the source.
@@ -159,7 +141,9 @@ export async function openCheckpoint(source) {
   const sourceSlice = byteorder === 'big' ? null : slice;
   /** @type {Map<string, StorageRecord>} */
   const byKey = new Map(storages.map((/** @type {StorageRecord} */ s) => [s.key, s]));
-  const kept = unwrap(records);
+  // Every record, or only those under `state_dict` when any is (so too the tensors not read).
+  const inner = underStateDict(/** @type {any[]} */ (records));
+  const kept = inner.length ? inner : /** @type {any[]} */ (records);
   const byName = new Map(kept.map((t) => [t.name, t]));
   /** @type {CheckpointTensor[]} */
   const tensors = kept.map((t) => ({
@@ -190,23 +174,33 @@ export async function openCheckpoint(source) {
     tensors,
     objects,
     objectsLeftOut,
+    unreadTensors: inner.length ? underStateDict(unread) : unread,
     async getTensor(name) {
       const t = recordOf(name);
-      const data = await tensorBytes(storageBytes(), t, byKey.get(t.storage));
+      const data = /** @type {Uint8Array} */ (await tensorBytes(storageBytes(), t, byKey.get(t.storage)));
       const one = await serializeSafetensors([{ name, dtype: t.dtype, shape: t.shape, data }]);
       return (await openSafetensors(one)).getTensor(name);
     },
     describe: checkpointDescribe(tensors, objects),
-    toSafetensors(options) {
-      return checkpointToSafetensors(
-        ckpt,
-        (name) => {
-          const t = recordOf(name);
-          return tensorBytes(storageBytes(), t, byKey.get(t.storage), sourceSlice);
-        },
-        options,
-      );
-    },
+    toSafetensors: /** @type {Checkpoint['toSafetensors']} */ (
+      (/** @type {import('./types.js').CheckpointConvertOptions | undefined} */ options) =>
+        checkpointToSafetensors(
+          ckpt,
+          (name) => {
+            const t = recordOf(name);
+            return tensorBytes(storageBytes(), t, byKey.get(t.storage), sourceSlice, true);
+          },
+          options,
+        )
+    ),
   };
+  tensorChunks.set(ckpt, async (name) => {
+    const t = recordOf(name);
+    const part = await tensorBytes(storageBytes(), t, byKey.get(t.storage), null, true);
+    if (!(part instanceof Uint8Array)) return /** @type {AsyncIterable<Uint8Array>} */ (part); // lazy: chunks or pieces
+    return (async function* () {
+      yield part;
+    })();
+  });
   return ckpt;
 }

@@ -76,10 +76,18 @@ export interface Checkpoint extends PickleScan {
   /** Plain values past the first 4,096, not listed. */
   objectsLeftOut: number;
   /**
+   * Tensors the reader did not read, so not in `tensors` (after `state_dict` is unwrapped):
+   * `code` "other-tensor" for a quantized, sparse or other tensor that is not a strided view of
+   * one storage, "unknown-storage", "bad-tensor-arguments", "too-deep" or "walk-limit".
+   * toSafetensors refuses a checkpoint with any.
+   */
+  unreadTensors: { name: string; code: string; message: string }[];
+  /**
    * A tensor's values in row-major order, as getTensor of a .safetensors file gives them for
    * its dtype. Rejects with "TensorNotFound", "UnsupportedConversion" (a dtype safetensors has
-   * no name for), "InvalidTensor" (its storage absent, compressed, or too short for the view)
-   * or "ReadError".
+   * no name for), "InvalidTensor" (its storage absent or too short for the view),
+   * "CorruptStorage" (a deflated storage that does not inflate to the zip directory's size and
+   * CRC-32) or "ReadError". A deflated storage is inflated as a stream, keeping only the view's bytes.
    */
   getTensor(name: string): Promise<TensorArray>;
   /**
@@ -99,8 +107,11 @@ export interface Checkpoint extends PickleScan {
    * Rejects with "UnsafeCheckpoint" (naming the globals) when the file names any global that is
    * not `safe`, unless `allowUnsafeGlobals`; then the tensors alone are written and the metadata
    * key `safetensors_wasm.left_behind_globals` lists those globals. Rejects like getTensor for a
-   * tensor it cannot read or a dtype safetensors lacks.
+   * tensor it cannot read or a dtype safetensors lacks, and with "UnsupportedConversion" when
+   * `unreadTensors` is not empty (quantized, sparse, …: the output would lack them). With `path` (Node), writes the file
+   * there instead (whole or not at all), streaming: memory stays bounded whatever the size.
    */
+  toSafetensors(options: CheckpointConvertOptions & { path: string }): Promise<undefined>;
   toSafetensors(options?: CheckpointConvertOptions): Promise<Blob>;
 }
 
@@ -110,4 +121,6 @@ export interface CheckpointConvertOptions {
   metadata?: Record<string, string> | null;
   /** Convert a file that names unsafe or unknown globals (its tensors only; nothing is run). */
   allowUnsafeGlobals?: boolean;
+  /** Node: write the file to this path (whole or not at all) rather than return a Blob. */
+  path?: string;
 }
