@@ -57,18 +57,20 @@ try {
       console.log(`| ${label} | (absent: ../shared/fixtures/real; skipped) | | | | | | |`);
       continue;
     }
-    for (const preload of variants) {
-      const runs = [];
-      for (let round = 0; round < ROUNDS; round++)
-        runs.push(await coldRun(dist, path, round % 2 ? 'package,plain' : 'plain,package', preload));
-      const m = (pick) => median(runs.map(pick));
-      const ratio = median(runs.map((r) => r.package.ms / r.plain.ms));
+    // Rounds interleave the variants, so that the machine's load falls on each alike.
+    const runs = variants.map(() => []);
+    for (let round = 0; round < ROUNDS; round++)
+      for (const [v, preload] of variants.entries())
+        runs[v].push(await coldRun(dist, path, round % 2 ? 'package,plain' : 'plain,package', preload));
+    for (const [v, preload] of variants.entries()) {
+      const m = (pick) => median(runs[v].map(pick));
+      const ratio = median(runs[v].map((r) => r.package.ms / r.plain.ms));
       console.log(
         `| ${label} | ${preload ? 'calls preload()' : 'plain use'} | ${m((r) => r.plain.ms).toFixed(1)} | ${m((r) => r.package.import).toFixed(1)} | ${m((r) => r.package.open).toFixed(1)} | ${m((r) => r.package.describe).toFixed(1)} | ${m((r) => r.package.ms).toFixed(1)} | **${ratio.toFixed(2)}x** |`,
       );
       if (process.env.COLD_FETCHES)
         console.log(
-          runs
+          runs[v]
             .at(-1)
             .fetched.map((f) => `${f.file} ${f.start.toFixed(0)}-${f.end.toFixed(0)}`)
             .join(', '),
