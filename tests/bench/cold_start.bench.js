@@ -4,9 +4,11 @@
 // fresh Chromium (a fresh profile: no HTTP or code cache carried over), picks the file and times
 // on the page, from the pick: the import of the package, openSafetensors, describe(), and the
 // plain-JS baseline (File.slice + JSON.parse of the header), in alternating order. With the
-// package's preload() it also times the page that calls it after the import. Prints Markdown.
+// package's preload() it also times the page that calls it after the import. COLD_BEFORE=DIR
+// (an earlier checkout of the package, web/wasm built) adds its app to the same rounds, for a
+// before/after in one run. Prints Markdown.
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,32 +43,42 @@ async function coldRun(dist, path, order, preload) {
 
 const work = await mkdtemp(join(tmpdir(), 'stw-cold-bench-'));
 try {
-  const { app } = await buildPackedApp(work, APP);
-  const dist = join(app, 'dist');
+  await mkdir(join(work, 'now'));
+  const dist = join((await buildPackedApp(join(work, 'now'), APP)).app, 'dist');
   const hasPreload = typeof (await import('../../web/index.js')).preload === 'function';
-  const variants = hasPreload ? [false, true] : [false];
+  const variants = [{ name: 'plain use', dist, preload: false }];
+  if (hasPreload) variants.push({ name: 'calls preload()', dist, preload: true });
+  if (process.env.COLD_BEFORE) {
+    await mkdir(join(work, 'before'));
+    const before = (await buildPackedApp(join(work, 'before'), APP, process.env.COLD_BEFORE)).app;
+    variants.unshift({
+      name: `before (${process.env.COLD_BEFORE_NAME ?? process.env.COLD_BEFORE})`,
+      dist: join(before, 'dist'),
+      preload: false,
+    });
+  }
   console.log(
     `\nCold start in Chromium (headless, Debian): a Vite production build of an app with the packed package as a dependency, ${ROUNDS} fresh launches (fresh profile) per file and variant; the baseline and the package's path in alternating order; medians, ms from the pick.\n`,
   );
   console.log(
-    '| file | page | plain JS | import | open | describe | first card | card / plain (median of runs) |\n|---|---|---:|---:|---:|---:|---:|---:|',
+    '| file | page | plain JS | import | open | describe | first card | card / plain (median of runs) | warm open + describe |\n|---|---|---:|---:|---:|---:|---:|---:|---:|',
   );
   for (const [label, path] of Object.entries(FILES)) {
     if (!existsSync(path)) {
       if (process.env.CI === 'true') throw new Error(`${path} is missing`);
-      console.log(`| ${label} | (absent: ../shared/fixtures/real; skipped) | | | | | | |`);
+      console.log(`| ${label} | (absent: ../shared/fixtures/real; skipped) | | | | | | | |`);
       continue;
     }
     // Rounds interleave the variants, so that the machine's load falls on each alike.
     const runs = variants.map(() => []);
     for (let round = 0; round < ROUNDS; round++)
-      for (const [v, preload] of variants.entries())
-        runs[v].push(await coldRun(dist, path, round % 2 ? 'package,plain' : 'plain,package', preload));
-    for (const [v, preload] of variants.entries()) {
+      for (const [v, variant] of variants.entries())
+        runs[v].push(await coldRun(variant.dist, path, round % 2 ? 'package,plain' : 'plain,package', variant.preload));
+    for (const [v, variant] of variants.entries()) {
       const m = (pick) => median(runs[v].map(pick));
       const ratio = median(runs[v].map((r) => r.package.ms / r.plain.ms));
       console.log(
-        `| ${label} | ${preload ? 'calls preload()' : 'plain use'} | ${m((r) => r.plain.ms).toFixed(1)} | ${m((r) => r.package.import).toFixed(1)} | ${m((r) => r.package.open).toFixed(1)} | ${m((r) => r.package.describe).toFixed(1)} | ${m((r) => r.package.ms).toFixed(1)} | **${ratio.toFixed(2)}x** |`,
+        `| ${label} | ${variant.name} | ${m((r) => r.plain.ms).toFixed(1)} | ${m((r) => r.package.import).toFixed(1)} | ${m((r) => r.package.open).toFixed(1)} | ${m((r) => r.package.describe).toFixed(1)} | ${m((r) => r.package.ms).toFixed(1)} | **${ratio.toFixed(2)}x** | ${m((r) => r.warm.open + r.warm.describe).toFixed(1)} |`,
       );
       if (process.env.COLD_FETCHES)
         console.log(

@@ -138,9 +138,10 @@ export async function filesUnder(dir) {
  * (at work/app) and builds that with Vite (into app/dist); returns { packed, app }.
  * @param {string} work a temporary folder
  * @param {string} [source] the app's folder (tests/bundle_app unless told)
+ * @param {string} [root] the package's folder (this checkout unless told)
  */
-export async function buildPackedApp(work, source = APP) {
-  const [packed] = JSON.parse((await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: ROOT })).stdout);
+export async function buildPackedApp(work, source = APP, root = ROOT) {
+  const [packed] = JSON.parse((await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: root })).stdout);
   const app = join(work, 'app');
   await mkdir(app);
   for (const name of await readdir(source)) await copyFile(join(source, name), join(app, name));
