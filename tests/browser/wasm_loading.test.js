@@ -78,16 +78,18 @@ describe('loading the wasm modules in Chromium', () => {
     await Promise.all([preloaded.page.close(), plain.page.close()]);
   });
 
-  test('a .wasm served as another type than application/wasm is compiled from its bytes', async () => {
+  test('a .wasm served as another type than application/wasm (or with parameters) is compiled from its bytes', async () => {
     const bytes = await readFile(fileURLToPath(new URL(`../..${CORE}`, import.meta.url)));
-    const { page, errors } = await freshPage((p) =>
-      p.route(`**${CORE}`, (route) => route.fulfill({ body: bytes, contentType: 'application/octet-stream' })),
-    );
-    const shown = await page.evaluate(openAndDescribe(false));
-    expect(shown.tensors).toBeGreaterThan(0);
-    expect(shown.streamed).toEqual([CARD]); // the card's .wasm is served as application/wasm
-    expect(errors).toEqual([]);
-    await page.close();
+    for (const contentType of ['application/octet-stream', 'application/wasm; charset=binary']) {
+      const { page, errors } = await freshPage((p) =>
+        p.route(`**${CORE}`, (route) => route.fulfill({ body: bytes, contentType })),
+      );
+      const shown = await page.evaluate(openAndDescribe(false));
+      expect(shown.tensors, contentType).toBeGreaterThan(0);
+      expect(shown.streamed, contentType).toEqual([CARD]); // the card's .wasm is served as application/wasm
+      expect(errors, contentType).toEqual([]);
+      await page.close();
+    }
   });
 
   test('a .wasm that cannot be fetched is InitError naming it and the status, from openSafetensors and preload(); the next call loads it', async () => {

@@ -4,9 +4,7 @@
 // factory, so that the download can start before the factory's own JS is loaded or called.
 
 /** Whether this runtime fetches a .wasm by URL here (browsers and their workers; not Node). */
-export function canCompileStreaming() {
-  return typeof fetch === 'function' && typeof WebAssembly.compileStreaming === 'function';
-}
+export const canCompileStreaming = () => typeof WebAssembly.compileStreaming === 'function';
 
 /**
  * The .wasm at `url`, fetched and compiled; rejects on an HTTP error status or bytes that are
@@ -17,11 +15,11 @@ export function canCompileStreaming() {
 export async function compileWasm(url) {
   const response = await fetch(url, { credentials: 'same-origin' });
   if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`);
-  // compileStreaming takes only this type (WebAssembly Web API, "compile a potential
-  // WebAssembly response"); a server that sends another one still gets its bytes compiled.
-  const type = (response.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
-  if (type === 'application/wasm') return WebAssembly.compileStreaming(response);
-  return WebAssembly.compile(await response.arrayBuffer());
+  // compileStreaming takes only this exact type, no parameters (WebAssembly Web API, "compile a
+  // potential WebAssembly response"); a server that sends another one still gets its bytes compiled.
+  return /^[\t ]*application\/wasm[\t ]*$/i.test(response.headers.get('content-type') ?? '')
+    ? WebAssembly.compileStreaming(response)
+    : WebAssembly.compile(await response.arrayBuffer());
 }
 
 /**
