@@ -97,13 +97,14 @@ export async function readHeader(loading, source, signal) {
     core.call((m) => m._headerBytesNeeded(ptr, len, BigInt(size))),
   );
   const parts = [prefix];
-  if (needed > prefix.byteLength) {
-    parts.push(
-      await (early && needed === LENGTH_PREFIX + Number(claimed)
-        ? early
-        : untilAborted(source.read(LENGTH_PREFIX, needed - LENGTH_PREFIX, signal), signal)),
-    );
+  if (early && needed === LENGTH_PREFIX + Number(claimed)) {
+    parts.push(await early);
+  } else {
+    await early?.catch(() => {}); // one read at a time, as before: sources need not take two
     throwIfAborted(signal);
+    if (needed > prefix.byteLength)
+      parts.push(await untilAborted(source.read(LENGTH_PREFIX, needed - LENGTH_PREFIX, signal), signal));
   }
+  throwIfAborted(signal);
   return analyzeHeader(core, parts, size);
 }
