@@ -51,9 +51,10 @@ export interface PreloadOptions {
 
 /**
  * Starts loading the core's wasm module and (unless `{ card: false }`) the model card's, so that
- * the first openSafetensors and describe() do not wait for them: call it as early as a page
- * knows it will show a card, for example before the user picks a file. Resolves once they are
- * loaded; rejects with SafetensorsError "InitError" when one cannot be (the next call that needs
+ * the first openSafetensors and describe() do not wait for them, and runs them once on a small
+ * header (browsers compile WebAssembly functions on their first call): call it as early as a
+ * page knows it will show a card, for example before the user picks a file. Resolves once done;
+ * rejects with SafetensorsError "InitError" when one cannot be (the next call that needs
  * it tries again). Uses the options initSafetensors was given: call that first when you give any.
  */
 export function preload(options?: PreloadOptions): Promise<void>;

@@ -9,7 +9,8 @@ import { diffCheckpoints } from './compare/diff.js';
 import { openSide } from './compare/open_side.js';
 import { checkAdapterSides } from './compare/check_adapter.js';
 
-export { initSafetensors, preload } from './core/modules.js';
+export { initSafetensors } from './core/modules.js';
+export { preload } from './file/preload.js';
 export { SafetensorsError } from './core/errors.js';
 export { validateSafetensors } from './file/validate.js';
 export { serializeSafetensors, writeSafetensors } from './write/writer.js';

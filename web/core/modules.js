@@ -2,8 +2,9 @@
 // go after a trap (web/core/wasm_module.js) is loaded again by its next use. Three modules: the
 // core (always), the model card's (cpp/wasm/bindings.cpp), loaded on the first card asked
 // for, and the pickle scan's, loaded on the first scanPickle, so that pages that only open and
-// decode safetensors files never download either; preload() starts them sooner. In browsers
-// each .wasm is fetched and compiled while it downloads (./wasm_fetch.js), once per page.
+// decode safetensors files never download either (preload(), web/file/preload.js, loads them
+// sooner). In browsers each .wasm is fetched and compiled while it downloads (./wasm_fetch.js),
+// once per page.
 import createSafetensorsCore from '../wasm/safetensors_core.js';
 import { SafetensorsError, errorText } from './errors.js';
 import { isNode } from './platform.js';
@@ -201,20 +202,6 @@ export function initSafetensors(options) {
  */
 export function loadedCore() {
   return coreSlot.loaded;
-}
-
-/**
- * Starts loading the core and, unless told otherwise, the model card's module, so that the
- * first openSafetensors and describe() need not wait for them. Resolves once they are loaded.
- * @param {{ card?: boolean, pickle?: boolean }} [options] card: the model card's module (default true); pickle: the pickle scan's (default false)
- * @returns {Promise<void>}
- */
-export async function preload(options = {}) {
-  if (options === null || typeof options !== 'object') throw new TypeError('preload: options must be an object');
-  const { card = true, pickle = false } = options;
-  if (typeof card !== 'boolean' || typeof pickle !== 'boolean')
-    throw new TypeError('preload: options.card and options.pickle must be booleans');
-  await Promise.all([coreSlot.get(), card && cardSlot.get(), pickle && pickleSlot.get()]);
 }
 
 /**

@@ -2,7 +2,8 @@
 // packed package as a dependency: on a pick it times the plain-JS baseline (File.slice +
 // JSON.parse of the header) and the first card (import of the package + openSafetensors +
 // describe()), in the order the page's URL gives (?order=plain,package or package,plain), and
-// with ?preload=1 calls the package's preload() right after the import; then the same again,
+// with ?preload=1 calls the package's preload() right after the import (with ?preload=early,
+// the page imports the package and calls preload() when it loads, before the pick); then the same again,
 // warm (what is left when nothing has to load). It shows the phases (ms from the pick) and the
 // files fetched for the card, with their timings.
 const out = document.getElementById('out');
@@ -35,6 +36,9 @@ async function firstCard(file) {
   };
 }
 
+// A page that will show a card: the package and its modules load before the pick.
+const early = query.get('preload') === 'early' ? import('safetensors-wasm').then((api) => api.preload()) : null;
+
 document.getElementById('file').addEventListener('change', async (e) => {
   const [file] = e.target.files;
   try {
@@ -57,4 +61,7 @@ document.getElementById('file').addEventListener('change', async (e) => {
   }
   document.body.dataset.state = 'done';
 });
-document.body.dataset.state = 'ready';
+// Ready for the pick (with ?preload=early, once preload() has loaded the modules).
+Promise.resolve(early).then(() => {
+  document.body.dataset.state = 'ready';
+});
