@@ -1,6 +1,6 @@
-// preload() (web/core/modules.js) in Node: it loads the core and the model card's module (the
-// pickle scan's when asked), so that describe() uses the card module it loaded; bad options are
-// a TypeError.
+// preload() (web/file/preload.js) in Node: it loads the core and the model card's module (the
+// pickle scan's when asked), so that describe() uses the card module it loaded, and its warm-up
+// run changes no card; bad options are a TypeError.
 import { expect, test } from 'vitest';
 import { openSafetensors, preload } from '../../web/index.js';
 import { loadedCardModule, loadedCore, loadPickleModule } from '../../web/core/modules.js';
@@ -21,6 +21,12 @@ test('preload() loads the core and the card module, and describe() uses that car
   expect(described.parameters.total).toBe(4);
   expect(loadedCore()).toBe(core);
   expect(loadedCardModule()).toBe(card);
+  // The warm-up changed nothing: a fresh card module (never run on preload's header) gives the same card.
+  card.drop();
+  const fresh = await (await openSafetensors(file)).describe();
+  expect(loadedCardModule()).not.toBe(card);
+  expect(JSON.stringify(fresh)).toBe(JSON.stringify(described));
+  expect(JSON.stringify(fresh.modules)).toBe(JSON.stringify(described.modules));
 });
 
 test("preload({ pickle: true }) loads the pickle scan's module too (the same one scanPickle gets)", async () => {
