@@ -32,9 +32,17 @@ export async function preload(options = {}) {
   const { card = true, pickle = false } = options;
   if (typeof card !== 'boolean' || typeof pickle !== 'boolean')
     throw new TypeError('preload: options.card and options.pickle must be booleans');
-  const [core] = await Promise.all([initSafetensors(), card && loadCardModule(), pickle && loadPickleModule()]);
-  const { parts, size } = loraStart();
-  const header = analyzeHeader(core, parts, size);
-  void header.tensors; // decoded on first read, as opening a file does
-  if (card) (await buildCard(header.table, header.tensorCount)).moduleTree(); // the tree lets its table go
+  // Each module runs as soon as it is loaded (the card's run needs the core's header table).
+  const coreRun = initSafetensors().then((core) => {
+    const { parts, size } = loraStart();
+    const header = analyzeHeader(core, parts, size);
+    void header.tensors; // decoded on first read, as opening a file does
+    return header;
+  });
+  const cardRun =
+    card &&
+    Promise.all([coreRun, loadCardModule()]).then(async ([header]) =>
+      (await buildCard(header.table, header.tensorCount)).moduleTree(),
+    ); // the tree lets its table go
+  await Promise.all([coreRun, cardRun, pickle && loadPickleModule()]);
 }
