@@ -142,6 +142,7 @@ bench: build
 	node tests/bench/browser_decode.bench.js
 	node tests/bench/browser_worker.bench.js
 	node tests/bench/gpu.bench.js
+	node tests/bench/cold_start.bench.js
 
 # libFuzzer with ASan+UBSan: header_fuzzer (the header analysis), decode_fuzzer (the
 # conversion kernels) and pickle_fuzzer (the pickle machine, zip and legacy readers), seeded

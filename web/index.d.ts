@@ -41,6 +41,24 @@ import type { ModelSource, SignatureVerification, VerifySignatureOptions } from 
  */
 export function initSafetensors(options?: InitOptions): Promise<unknown>;
 
+/** Which modules {@link preload} starts loading. */
+export interface PreloadOptions {
+  /** The model card's module, which describe() needs (default true). */
+  card?: boolean;
+  /** The pickle scan's module, which scanPickle and openCheckpoint need (default false). */
+  pickle?: boolean;
+}
+
+/**
+ * Starts loading the core's wasm module and (unless `{ card: false }`) the model card's, so that
+ * the first openSafetensors and describe() do not wait for them, and runs them once on a small
+ * header (browsers compile WebAssembly functions on their first call): call it as early as a
+ * page knows it will show a card, for example before the user picks a file. Resolves once done;
+ * rejects with SafetensorsError "InitError" when one cannot be (the next call that needs
+ * it tries again). Uses the options initSafetensors was given: call that first when you give any.
+ */
+export function preload(options?: PreloadOptions): Promise<void>;
+
 /**
  * Reads the header (never the data) and returns tensors, metadata and the report; rejects with a
  * SafetensorsError whose code is the reference error kind (and whose `report` is the full report)

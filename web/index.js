@@ -10,6 +10,7 @@ import { openSide } from './compare/open_side.js';
 import { checkAdapterSides } from './compare/check_adapter.js';
 
 export { initSafetensors } from './core/modules.js';
+export { preload } from './file/preload.js';
 export { SafetensorsError } from './core/errors.js';
 export { validateSafetensors } from './file/validate.js';
 export { serializeSafetensors, writeSafetensors } from './write/writer.js';

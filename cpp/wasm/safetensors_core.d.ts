@@ -38,6 +38,11 @@ export interface CoreModule {
 export interface CoreModuleOptions {
   wasmBinary?: ArrayBuffer | Uint8Array;
   locateFile?: (path: string, prefix: string) => string;
+  /** Emscripten's hook: instantiate with `imports`, hand the result to `receive`, return {}. */
+  instantiateWasm?: (
+    imports: WebAssembly.Imports,
+    receive: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void,
+  ) => object;
 }
 
 export default function createSafetensorsCore(options?: CoreModuleOptions): Promise<CoreModule>;

@@ -134,32 +134,41 @@ export async function filesUnder(dir) {
 }
 
 /**
- * Packs the package, installs it into a copy of the app and builds it, before this file's tests;
- * the returned ctx holds { work, packed, app, webpack } once they run.
+ * Packs the package into `work`, installs it by name into a copy of the app folder `source`
+ * (at work/app) and builds that with Vite (into app/dist); returns { packed, app }.
+ * @param {string} work a temporary folder
+ * @param {string} [source] the app's folder (tests/bundle_app unless told)
+ * @param {string} [root] the package's folder (this checkout unless told)
+ */
+export async function buildPackedApp(work, source = APP, root = ROOT) {
+  const [packed] = JSON.parse((await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: root })).stdout);
+  const app = join(work, 'app');
+  await mkdir(app);
+  for (const name of await readdir(source)) await copyFile(join(source, name), join(app, name));
+  await writeFile(
+    join(app, 'package.json'),
+    JSON.stringify({
+      name: 'consumer',
+      private: true,
+      type: 'module',
+      dependencies: { 'safetensors-wasm': `file:${join(work, packed.filename)}` },
+    }),
+  );
+  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: app });
+  const { build } = await import('vite');
+  await build({ root: app, logLevel: 'error', build: { outDir: join(app, 'dist'), emptyOutDir: true } });
+  return { packed, app };
+}
+
+/**
+ * Packs the package, installs it into a copy of the app and builds it (Vite, webpack 5),
+ * before this file's tests; the returned ctx holds { work, packed, app, webpack } once they run.
  */
 export function packedApp() {
   const ctx = {};
   beforeAll(async () => {
     ctx.work = await mkdtemp(join(tmpdir(), 'stw-bundle-'));
-    const packed = JSON.parse(
-      (await run('npm', ['pack', '--json', '--pack-destination', ctx.work], { cwd: ROOT })).stdout,
-    );
-    ctx.packed = packed[0];
-    ctx.app = join(ctx.work, 'app');
-    await mkdir(ctx.app);
-    for (const name of await readdir(APP)) await copyFile(join(APP, name), join(ctx.app, name));
-    await writeFile(
-      join(ctx.app, 'package.json'),
-      JSON.stringify({
-        name: 'consumer',
-        private: true,
-        type: 'module',
-        dependencies: { 'safetensors-wasm': `file:${join(ctx.work, ctx.packed.filename)}` },
-      }),
-    );
-    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: ctx.app });
-    const { build } = await import('vite');
-    await build({ root: ctx.app, logLevel: 'error', build: { outDir: join(ctx.app, 'dist'), emptyOutDir: true } });
+    Object.assign(ctx, await buildPackedApp(ctx.work));
     ctx.webpack = await webpackBuild(ctx.app, join(ctx.app, 'dist-webpack'));
   }, 240_000);
   afterAll(async () => {

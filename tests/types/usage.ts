@@ -3,6 +3,7 @@
 import { open } from 'node:fs/promises';
 import {
   initSafetensors,
+  preload,
   openSafetensors,
   openSafetensorsIndex,
   validateSafetensors,
@@ -25,6 +26,11 @@ import {
 export async function usage(file: Blob): Promise<number> {
   await initSafetensors({ locateFile: (path) => `/assets/${path}` });
   await initSafetensors({ wasmBinary: new Uint8Array(8), cardWasmBinary: new ArrayBuffer(8) });
+  const preloaded: Promise<void> = preload();
+  await preload({ card: false, pickle: true });
+  // @ts-expect-error preload's options are booleans
+  await preload({ card: 'yes' });
+  await preloaded;
   const controller = new AbortController();
   const st: SafetensorsFile = await openSafetensors(file, { signal: controller.signal });
   const first: TensorInfo | undefined = st.tensors[0];

@@ -2,10 +2,13 @@
 // go after a trap (web/core/wasm_module.js) is loaded again by its next use. Three modules: the
 // core (always), the model card's (cpp/wasm/bindings.cpp), loaded on the first card asked
 // for, and the pickle scan's, loaded on the first scanPickle, so that pages that only open and
-// decode safetensors files never download either.
+// decode safetensors files never download either (preload(), web/file/preload.js, loads them
+// sooner). In browsers each .wasm is fetched and compiled while it downloads (./wasm_fetch.js),
+// once per page.
 import createSafetensorsCore from '../wasm/safetensors_core.js';
 import { SafetensorsError, errorText } from './errors.js';
 import { isNode } from './platform.js';
+import { canCompileStreaming, compileWasm, instantiateFrom } from './wasm_fetch.js';
 import { Core, WasmModule } from './wasm_module.js';
 
 // Written out so that bundlers see and copy the .wasm files (new URL + import.meta.url).
@@ -59,6 +62,8 @@ class ModuleSlot {
   loaded = null;
   /** @type {Uint8Array | null} the .wasm as Node read it, kept for further instances */
   nodeBytes = null;
+  /** @type {Promise<WebAssembly.Module> | null} the .wasm as a browser compiled it, kept likewise */
+  compiling = null;
 
   /**
    * @param {string} name for messages
@@ -93,6 +98,18 @@ class ModuleSlot {
     return this.loaded;
   }
 
+  /** @returns {Promise<WebAssembly.Module>} the .wasm beside this file, compiled (once, again after a failure) */
+  compiled() {
+    if (!this.compiling) {
+      const attempt = compileWasm(this.url.href);
+      this.compiling = attempt;
+      attempt.catch(() => {
+        if (this.compiling === attempt) this.compiling = null;
+      });
+    }
+    return this.compiling;
+  }
+
   /**
    * A new instance of the module, with memory of its own (InitError when it cannot be had).
    * @returns {Promise<M>}
@@ -103,7 +120,13 @@ class ModuleSlot {
     try {
       /** @type {import('../wasm/safetensors_core.js').CoreModuleOptions} the other modules take the same */
       const moduleOptions = {};
-      if (wasmBinary) {
+      /** @type {Promise<never> | null} */
+      let failed = null;
+      if (!wasmBinary && !locateFile && !isNode() && canCompileStreaming()) {
+        // The fetch starts here, beside the import of the factory's JS (the card's and the pickle
+        // scan's are chunks of their own).
+        ({ instantiateWasm: moduleOptions.instantiateWasm, failed } = instantiateFrom(this.compiled()));
+      } else if (wasmBinary) {
         moduleOptions.wasmBinary = wasmBinary;
       } else if (isNode() && !locateFile && this.url.protocol === 'file:') {
         // Emscripten 3.1.6's web build cannot fetch file: URLs; Node reads the file itself.
@@ -113,9 +136,8 @@ class ModuleSlot {
       }
       moduleOptions.locateFile =
         locateFile ?? ((path, prefix) => (path.endsWith('.wasm') ? this.url.href : prefix + path));
-      return await (
-        await this.factory()
-      )(moduleOptions);
+      const ready = this.factory().then((factory) => factory(moduleOptions));
+      return await (failed ? Promise.race([ready, failed]) : ready);
     } catch (cause) {
       const file = this.url.pathname.slice(this.url.pathname.lastIndexOf('/') + 1);
       const where = wasmBinary

@@ -42,8 +42,8 @@ async function unreachable(error) {
  * @param {{ signal?: AbortSignal }} options
  */
 export async function readSource(input, options) {
+  const core = initSafetensors(); // loads while the header is read
   const source = await toByteSource(input, options);
-  const core = await initSafetensors();
   return { source, header: await readHeader(core, source, options.signal) };
 }
 

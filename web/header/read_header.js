@@ -5,6 +5,8 @@ import { SafetensorsError } from '../core/errors.js';
 import { decodeHeaderTable } from './header_table.js';
 
 const LENGTH_PREFIX = 8;
+/** A header the length prefix claims is read before the core is loaded up to this size. */
+const EARLY_READ_MAX = 16 * 2 ** 20;
 
 /**
  * @param {number} headerBytes
@@ -69,25 +71,40 @@ export function analyzeHeader(core, parts, size) {
 /**
  * Reads the length prefix and the header, and analyses them. When the prefix already fails the
  * reference's checks, the first bytes (at most 64 KiB) are read instead, so that the core can
- * tell what the file is (a Git LFS pointer, a web page, ...).
- * @param {import('../core/wasm_module.js').Core} core
+ * tell what the file is (a Git LFS pointer, a web page, ...). Given the core's load, the header
+ * the prefix claims is read while it loads (the core still decides what is read).
+ * @param {import('../core/wasm_module.js').Core | Promise<import('../core/wasm_module.js').Core>} loading
  * @param {{ size: number, read(offset: number, length: number, signal?: AbortSignal): Promise<Uint8Array> }} source
  * @param {AbortSignal} [signal]
  * @returns {Promise<ReturnType<typeof decodeHeaderTable>>}
  */
-export async function readHeader(core, source, signal) {
+export async function readHeader(loading, source, signal) {
   throwIfAborted(signal);
   const { size } = source;
   const prefix =
     size > 0 ? await untilAborted(source.read(0, Math.min(LENGTH_PREFIX, size), signal), signal) : new Uint8Array(0);
   throwIfAborted(signal);
+  const claimed =
+    prefix.byteLength === LENGTH_PREFIX ? new DataView(prefix.buffer, prefix.byteOffset).getBigUint64(0, true) : 0n;
+  const early =
+    claimed > 0n && claimed <= EARLY_READ_MAX && LENGTH_PREFIX + Number(claimed) <= size
+      ? untilAborted(source.read(LENGTH_PREFIX, Number(claimed), signal), signal)
+      : null;
+  early?.catch(() => {}); // unused when the core reads otherwise; its failure is told by the read that replaces it
+  const core = await loading;
+  throwIfAborted(signal);
   const needed = withHeapCopy(core, [prefix], (ptr, len) =>
     core.call((m) => m._headerBytesNeeded(ptr, len, BigInt(size))),
   );
   const parts = [prefix];
-  if (needed > prefix.byteLength) {
-    parts.push(await untilAborted(source.read(LENGTH_PREFIX, needed - LENGTH_PREFIX, signal), signal));
+  if (early && needed === LENGTH_PREFIX + Number(claimed)) {
+    parts.push(await early);
+  } else {
+    await early?.catch(() => {}); // one read at a time, as before: sources need not take two
     throwIfAborted(signal);
+    if (needed > prefix.byteLength)
+      parts.push(await untilAborted(source.read(LENGTH_PREFIX, needed - LENGTH_PREFIX, signal), signal));
   }
+  throwIfAborted(signal);
   return analyzeHeader(core, parts, size);
 }

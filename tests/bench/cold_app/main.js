@@ -1,0 +1,67 @@
+// The cold-start benchmark's app (tests/bench/cold_start.bench.js), built by Vite with the
+// packed package as a dependency: on a pick it times the plain-JS baseline (File.slice +
+// JSON.parse of the header) and the first card (import of the package + openSafetensors +
+// describe()), in the order the page's URL gives (?order=plain,package or package,plain), and
+// with ?preload=1 calls the package's preload() right after the import (with ?preload=early,
+// the page imports the package and calls preload() when it loads, before the pick); then the same again,
+// warm (what is left when nothing has to load). It shows the phases (ms from the pick) and the
+// files fetched for the card, with their timings.
+const out = document.getElementById('out');
+const query = new URLSearchParams(location.search);
+
+async function plain(file) {
+  const start = performance.now();
+  const length = Number(new DataView(await file.slice(0, 8).arrayBuffer()).getBigUint64(0, true));
+  const header = JSON.parse(await file.slice(8, 8 + length).text());
+  return { ms: performance.now() - start, keys: Object.keys(header).length };
+}
+
+async function firstCard(file) {
+  const start = performance.now();
+  const api = await import('safetensors-wasm');
+  const imported = performance.now();
+  if (query.get('preload') === '1') api.preload();
+  const st = await api.openSafetensors(file);
+  const opened = performance.now();
+  const card = await st.describe();
+  const described = performance.now();
+  return {
+    import: imported - start,
+    open: opened - imported,
+    describe: described - opened,
+    ms: described - start,
+    start,
+    tensors: st.tensors.length,
+    kind: card.kind,
+  };
+}
+
+// A page that will show a card: the package and its modules load before the pick.
+const early = query.get('preload') === 'early' ? import('safetensors-wasm').then((api) => api.preload()) : null;
+
+document.getElementById('file').addEventListener('change', async (e) => {
+  const [file] = e.target.files;
+  try {
+    const result = {};
+    for (const step of (query.get('order') ?? 'plain,package').split(','))
+      result[step] = step === 'plain' ? await plain(file) : await firstCard(file);
+    result.warm = await firstCard(file);
+    const since = result.package.start;
+    result.fetched = performance
+      .getEntriesByType('resource')
+      .filter((r) => r.startTime >= since - 1 && r.startTime < result.warm.start)
+      .map((r) => ({
+        file: new URL(r.name).pathname.replace(/^\/assets\//, ''),
+        start: r.startTime - since,
+        end: r.responseEnd - since,
+      }));
+    out.textContent = JSON.stringify(result);
+  } catch (error) {
+    out.textContent = `error: ${error.message}`;
+  }
+  document.body.dataset.state = 'done';
+});
+// Ready for the pick (with ?preload=early, once preload() has loaded the modules).
+Promise.resolve(early).then(() => {
+  document.body.dataset.state = 'ready';
+});

@@ -1,0 +1,117 @@
+// Loading the wasm modules in Chromium (web/core/modules.js, web/core/wasm_fetch.js): a .wasm
+// served as application/wasm is compiled while it downloads (compileStreaming), one served as
+// another type from its bytes; preload() loads the core and the card module, each once, so that
+// describe() fetches nothing more; a .wasm that cannot be fetched is InitError naming it, and
+// the next call loads it.
+import { describe, expect, test } from 'vitest';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { demoBrowser } from './demo_browser.js';
+import { openSafetensors } from '../../web/index.js';
+
+const SAMPLE = fileURLToPath(new URL('../../demo/sample.safetensors', import.meta.url));
+const CORE = '/web/wasm/safetensors_core.wasm';
+const CARD = '/web/wasm/safetensors_card.wasm';
+const CARD_JS = '/web/wasm/safetensors_card.js';
+
+const demo = demoBrowser('stw-wasm-loading-', ['web', 'tests', 'demo']);
+
+/** A fresh page with the sample picked; it records the URLs WebAssembly.compileStreaming is given. */
+async function freshPage(before = async () => {}) {
+  const page = await demo.browser.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.addInitScript(() => {
+    const original = WebAssembly.compileStreaming;
+    window.streamed = [];
+    WebAssembly.compileStreaming = async (source) => {
+      const response = await source;
+      window.streamed.push(new URL(response.url).pathname);
+      return original.call(WebAssembly, response);
+    };
+  });
+  await before(page);
+  await page.goto(`${demo.url}tests/browser/wasm_loading_page.html`);
+  await page.setInputFiles('#file', SAMPLE);
+  return { page, errors };
+}
+
+// A string, not a function: Vitest rewrites import() inside functions it compiles. The page
+// opens and describes the picked file, calling preload() first when told; it reports the wasm
+// files (and the card's loader) fetched after each step.
+const openAndDescribe = (preload) => `(async () => {
+  const api = await import('/web/index.js');
+  const fetched = () => performance.getEntriesByType('resource').map((r) => new URL(r.name).pathname)
+    .filter((p) => p.endsWith('.wasm') || p.endsWith('safetensors_card.js'));
+  if (${preload}) await api.preload();
+  const afterPreload = fetched();
+  const st = await api.openSafetensors(document.getElementById('file').files[0]);
+  const afterOpen = fetched();
+  const card = await st.describe();
+  return { afterPreload, afterOpen, afterDescribe: fetched(), streamed: window.streamed,
+    tensors: st.tensors.length, kind: card.kind, parameters: card.parameters.total };
+})()`;
+
+describe('loading the wasm modules in Chromium', () => {
+  test('preload() loads the core and the card module, each compiled while it downloads and fetched once; describe() then fetches nothing', async () => {
+    const st = await openSafetensors(new Uint8Array(await readFile(SAMPLE)));
+    const card = await st.describe();
+    const expected = { tensors: st.tensors.length, kind: card.kind, parameters: card.parameters.total };
+    const all = [CARD_JS, CARD, CORE];
+
+    const preloaded = await freshPage();
+    const withPreload = await preloaded.page.evaluate(openAndDescribe(true));
+    expect(withPreload).toMatchObject(expected);
+    expect(withPreload.afterPreload.sort()).toEqual(all);
+    expect(withPreload.afterDescribe.sort()).toEqual(all);
+    expect(withPreload.streamed.sort()).toEqual([CARD, CORE]);
+    expect(preloaded.errors).toEqual([]);
+
+    // Without it, opening fetches the core only, and describe() the card's files.
+    const plain = await freshPage();
+    const without = await plain.page.evaluate(openAndDescribe(false));
+    expect(without).toMatchObject(expected);
+    expect(without.afterPreload).toEqual([]);
+    expect(without.afterOpen).toEqual([CORE]);
+    expect(without.afterDescribe.sort()).toEqual(all);
+    expect(plain.errors).toEqual([]);
+    await Promise.all([preloaded.page.close(), plain.page.close()]);
+  });
+
+  test('a .wasm served as another type than application/wasm (or with parameters) is compiled from its bytes', async () => {
+    const bytes = await readFile(fileURLToPath(new URL(`../..${CORE}`, import.meta.url)));
+    for (const contentType of ['application/octet-stream', 'application/wasm; charset=binary']) {
+      const { page, errors } = await freshPage((p) =>
+        p.route(`**${CORE}`, (route) => route.fulfill({ body: bytes, contentType })),
+      );
+      const shown = await page.evaluate(openAndDescribe(false));
+      expect(shown.tensors, contentType).toBeGreaterThan(0);
+      expect(shown.streamed, contentType).toEqual([CARD]); // the card's .wasm is served as application/wasm
+      expect(errors, contentType).toEqual([]);
+      await page.close();
+    }
+  });
+
+  test('a .wasm that cannot be fetched is InitError naming it and the status, from openSafetensors and preload(); the next call loads it', async () => {
+    const { page, errors } = await freshPage((p) =>
+      p.route(`**${CORE}`, (route) => route.fulfill({ status: 404, body: 'not here' }), { times: 2 }),
+    );
+    const result = await page.evaluate(`(async () => {
+      const api = await import('/web/index.js');
+      const file = document.getElementById('file').files[0];
+      const failure = (e) => ({ name: e.name, code: e.code, message: e.message });
+      const opened = await api.openSafetensors(file).then(() => null, failure);
+      const preloaded = await api.preload({ card: false }).then(() => null, failure);
+      const again = await api.openSafetensors(file);
+      return { opened, preloaded, tensors: again.tensors.length };
+    })()`);
+    for (const failure of [result.opened, result.preloaded]) {
+      expect(failure).toMatchObject({ name: 'SafetensorsError', code: 'InitError' });
+      expect(failure.message).toContain('safetensors_core.wasm');
+      expect(failure.message).toContain('HTTP 404');
+    }
+    expect(result.tensors).toBeGreaterThan(0);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
