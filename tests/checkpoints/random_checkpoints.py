@@ -100,7 +100,8 @@ def random_state(rng, depth=0):
 
 def write(directory, seed, count):
     """`count` checkpoints from `seed`, as (path, refusal) pairs: refusal is the word convert's
-    refusal must hold (complex128, or other-tensor for a quantized or sparse tensor), or False."""
+    refusal must hold (complex128, qint8 for a quantized tensor, other-tensor for a sparse one), or
+    False."""
     rng = random.Random(seed)
     torch.manual_seed(seed)
     files = []
@@ -110,9 +111,11 @@ def write(directory, seed, count):
         refuse = 'complex128' if roll < 0.06 else 'other-tensor' if roll < 0.1 else False
         if refuse == 'complex128':
             state['complex128'] = torch.zeros(2, dtype=torch.complex128)
-        elif refuse:
-            state['other'] = (torch.quantize_per_tensor(torch.randn(3), 0.1, 0, torch.qint8) if roll < 0.08
-                              else torch.randn(2, 2).to_sparse())
+        elif refuse and roll < 0.08:  # listed as a tensor of torch dtype qint8, which safetensors lacks
+            state['other'] = torch.quantize_per_tensor(torch.randn(3), 0.1, 0, torch.qint8)
+            refuse = 'qint8'
+        elif refuse:  # not a strided view of one storage: not read
+            state['other'] = torch.randn(2, 2).to_sparse()
         if rng.random() < 0.25:
             state = {'epoch': rng.randint(0, 9), 'global_step': rng.randint(0, 9999), 'state_dict': state,
                      'optimizer_states': [{'state': {0: {'exp_avg': torch.zeros(3)}}}]}

@@ -1,6 +1,7 @@
 // A checkpoint holding tensors that are not a strided view of one storage (other_tensors.pt,
 // torch.save of a quantized and a sparse tensor beside a plain one; make_other_tensors.py):
-// openCheckpoint lists each in unreadTensors (`other-tensor`), the plain tensor is read, the
+// openCheckpoint lists the quantized one as a tensor of torch dtype quint8 (no safetensors dtype)
+// and the sparse one in unreadTensors (`other-tensor`), the plain tensor is read, the
 // scan's verdict stays safe (its globals are), and convert refuses
 // the file naming both (UnsupportedConversion; the CLI exits 1 and writes nothing) instead of
 // writing a file that lacks them.
@@ -22,21 +23,21 @@ beforeAll(async () => {
 });
 afterAll(() => rm(scratch, { recursive: true, force: true }));
 
-test('the quantized and the sparse tensor are unreadTensors; the plain one is read', async () => {
+test('the quantized tensor is listed without a safetensors dtype, the sparse one is unread; the plain one is read', async () => {
   expect((await scanPickle(FILE)).verdict).toBe('safe');
   const ckpt = await openCheckpoint(FILE);
-  expect(ckpt.unreadTensors.map((u) => [u.name, u.code])).toEqual([
-    ['quantized', 'other-tensor'],
-    ['sparse', 'other-tensor'],
+  expect(ckpt.unreadTensors.map((u) => [u.name, u.code])).toEqual([['sparse', 'other-tensor']]);
+  expect(ckpt.tensors.map((t) => [t.name, t.dtype, t.torchDtype])).toEqual([
+    ['weight', 'F32', 'float32'],
+    ['quantized', null, 'quint8'],
   ]);
-  expect(ckpt.tensors.map((t) => t.name)).toEqual(['weight']);
   expect(Array.from(await ckpt.getTensor('weight'))).toEqual([0, 1, 2, 3]);
 });
 
 test('toSafetensors refuses the file, naming both tensors', async () => {
   const error = await rejection((await openCheckpoint(FILE)).toSafetensors());
   expect(error.code).toBe('UnsupportedConversion');
-  expect(error.message).toMatch(/: quantized \(other-tensor.*, sparse \(other-tensor/);
+  expect(error.message).toMatch(/: "quantized" is torch\.quint8, "sparse" \(other-tensor/);
 });
 
 test('the CLI exits 1 and writes nothing', async () => {

@@ -37,19 +37,23 @@ async function planParts(ckpt, data, options) {
       `the checkpoint names ${left.length} global${left.length === 1 ? '' : 's'} that torch's weights-only loader does not accept: ${list}. Nothing was written; { allowUnsafeGlobals: true } converts its tensors alone, running nothing`,
     );
   }
-  const unread = ckpt.unreadTensors;
-  if (unread.length) {
-    const list = unread.map((u) => `${u.name} (${u.code}: ${u.message})`).join(', ');
+  // Everything the output would lack, named at once: tensors not read (sparse, ...) and
+  // tensors of a dtype safetensors has none for (complex128, quantized, bits, ...).
+  const lacking = [
+    ...ckpt.tensors.filter((t) => !t.dtype).map((t) => `${JSON.stringify(t.name)} is torch.${t.torchDtype}`),
+    ...ckpt.unreadTensors.map((u) => `${JSON.stringify(u.name)} (${u.code}: ${u.message})`),
+  ];
+  if (lacking.length) {
     throw new SafetensorsError(
       'UnsupportedConversion',
-      `the checkpoint holds ${unread.length === 1 ? 'a tensor' : `${unread.length} tensors`} safetensors cannot hold or this reader cannot read, which the output would lack: ${list}. Nothing was written`,
+      `the checkpoint holds ${lacking.length === 1 ? 'a tensor' : `${lacking.length} tensors`} that safetensors cannot hold or this reader cannot read, which the output would lack: ${lacking.join(', ')}. Nothing was written`,
     );
   }
   const core = await initSafetensors();
   const rows = new Map(core.tables.dtypes.map((d) => [d.name, d]));
   const entries = [];
   for (const t of ckpt.tensors) {
-    const part = await data(t.name); // rejects for a dtype safetensors lacks
+    const part = await data(t.name);
     const size = part instanceof Uint8Array ? part.byteLength : part.size;
     const dtype = /** @type {import('../core/tables.js').DtypeRow} */ (
       rows.get(/** @type {import("../index.js").Dtype} */ (t.dtype))
