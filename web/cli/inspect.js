@@ -1,17 +1,12 @@
 // safetensors-wasm inspect: the model card of one FILE (a file, a URL, a sharded model or a
 // diffusers pipeline), then its verdict, findings, metadata and tensor table.
-import {
-  isPipelineSource,
-  openSafetensors,
-  openSafetensorsIndex,
-  openSafetensorsPipeline,
-  SafetensorsError,
-  validateSafetensors,
-} from '../index.js';
+import { SafetensorsError } from '../core/errors.js';
+import { openFile } from '../file/open_file.js';
+import { validateSafetensors } from '../file/validate.js';
+import { isPipelineSource } from '../sharded/pipeline_files.js';
 import { cardLines, counted, findingLine, printable, table, verdictText } from './text.js';
-import { configBeside, unreadable, withFile } from './files.js';
+import { configBeside, library, unreadable, withFile } from './files.js';
 import { componentLines, isModelArgument, modelReport, pipelineReport, separateFiles, shardLines } from './sharded.js';
-import { civitaiText, findOnCivitai } from './civitai.js';
 
 /**
  * One read of the header: the opened file and its card (with the KV cache of the config.json
@@ -26,7 +21,7 @@ async function openPath(path, fn) {
   try {
     const config = await configBeside(path);
     return await withFile(path, async (handle) => {
-      const st = await openSafetensors(handle, { config });
+      const st = await openFile(handle, { config }, true); // what openSafetensors does (web/index.js)
       return fn(st, st.report, await st.describe({ readAlpha: true }));
     });
   } catch (error) {
@@ -64,7 +59,7 @@ function openFailed(file, error, json, empty) {
 async function inspectModel(file, json) {
   let model;
   try {
-    model = await openSafetensorsIndex(file);
+    model = await (await library()).openSafetensorsIndex(file);
   } catch (error) {
     return openFailed(file, error, json, { card: null, metadata: null, shards: [], tensors: [] });
   }
@@ -106,7 +101,7 @@ async function inspectModel(file, json) {
 async function inspectPipeline(file, json, variant) {
   let pipeline;
   try {
-    pipeline = await openSafetensorsPipeline(file, { variant });
+    pipeline = await (await library()).openSafetensorsPipeline(file, { variant });
   } catch (error) {
     return openFailed(file, error, json, { className: null, components: [] });
   }
@@ -144,7 +139,9 @@ async function inspectPipeline(file, json, variant) {
  */
 async function inspectFile(file, out, civitaiWanted) {
   return openPath(file, async (st, report, card, cardNote) => {
-    const civitai = civitaiWanted && st ? await findOnCivitai(st) : undefined;
+    // --civitai's code (and the library's lookup) is loaded only when asked for.
+    const lookup = civitaiWanted && st ? await import('./civitai.js') : null;
+    const civitai = lookup && st ? await lookup.findOnCivitai(st) : undefined;
     if (out) {
       out.push({ file, report, card, cardNote, civitai, metadata: st?.metadata ?? null, tensors: st?.tensors ?? [] });
       return st ? 0 : 1;
@@ -155,7 +152,7 @@ async function inspectFile(file, out, civitaiWanted) {
           .map((l) => `  ${l}`)
           .join('\n')}\n`,
       );
-    if (civitai) console.log(`${civitaiText(civitai)}\n`);
+    if (civitai && lookup) console.log(`${lookup.civitaiText(civitai)}\n`);
     console.log(`${file}: ${verdictText(report)}`);
     for (const f of report.findings) console.log(findingLine(f));
     if (!st) return 1;

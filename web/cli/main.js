@@ -3,31 +3,25 @@
 // verb beside this one (validate and scan share validate.js, sbom and verify-signature provenance.js; usage.js says what each takes). Text for people goes to stdout, help included (exit 0);
 // a misuse prints what was expected and the verb's usage on stderr (exit 2); --json prints
 // one JSON document.
-import { scan, validate } from './validate.js';
-import { inspect } from './inspect.js';
-import { hash } from './hash.js';
-import { edit } from './edit.js';
-import { convert } from './convert.js';
-import { diff } from './diff.js';
-import { checkAdapterCommand } from './check_adapter.js';
-import { sbom, verifySignature } from './provenance.js';
 import { VERBS, misuse, parseCommand, usageText, verbHelp, version } from './usage.js';
 import { terminal } from './terminal.js';
 import { colours } from './text.js';
 
 /** @typedef {(args: import('./usage.js').Parsed, term: import('./terminal.js').Terminal) => Promise<number>} Command */
-/** @type {Record<string, Command>} */
+// Each verb's module is imported when that verb runs: a cold `validate` does not load the code of
+// the other verbs (nor the library parts only they use).
+/** @type {Record<string, () => Promise<Command>>} */
 const commands = {
-  validate,
-  inspect,
-  scan,
-  hash,
-  edit,
-  convert,
-  diff,
-  'check-adapter': checkAdapterCommand,
-  sbom,
-  'verify-signature': verifySignature,
+  validate: async () => (await import('./validate.js')).validate,
+  inspect: async () => (await import('./inspect.js')).inspect,
+  scan: async () => (await import('./validate.js')).scan,
+  hash: async () => (await import('./hash.js')).hash,
+  edit: async () => (await import('./edit.js')).edit,
+  convert: async () => (await import('./convert.js')).convert,
+  diff: async () => (await import('./diff.js')).diff,
+  'check-adapter': async () => (await import('./check_adapter.js')).checkAdapterCommand,
+  sbom: async () => (await import('./provenance.js')).sbom,
+  'verify-signature': async () => (await import('./provenance.js')).verifySignature,
 };
 
 /** @param {string[]} argv the arguments after the script's path */
@@ -54,7 +48,7 @@ async function main(argv) {
   const quiet = parsed.has('--quiet') || parsed.has('--json');
   const term = terminal({ stdout: process.stdout, stderr: process.stderr, env: process.env, quiet });
   colours.on = term.colour && !parsed.has('--json');
-  return commands[command](parsed, term);
+  return (await commands[command]())(parsed, term);
 }
 
 process.exitCode = await main(process.argv.slice(2));

@@ -2,16 +2,11 @@
 // loader's (a file, a URL, a sharded model or a diffusers pipeline), with its findings and, when
 // asked, its data scan and hashes; scan's is a pickle's (a PyTorch checkpoint, a pickle, NumPy),
 // from the globals it names, read without running it.
-import {
-  SafetensorsError,
-  isPipelineSource,
-  openSafetensorsIndex,
-  openSafetensorsPipeline,
-  scanPickle,
-  validateSafetensors,
-} from '../index.js';
+import { SafetensorsError } from '../core/errors.js';
+import { validateSafetensors } from '../file/validate.js';
+import { isPipelineSource } from '../sharded/pipeline_files.js';
 import { counted, findingLine, hashLines, paint, printable, verdictText } from './text.js';
-import { readStdin, unreadable, withFile } from './files.js';
+import { library, readStdin, unreadable, withFile } from './files.js';
 import {
   checkShardData,
   separateFiles,
@@ -42,10 +37,12 @@ import {
 async function validatePath(path, options, term) {
   const { variant, ...read } = options;
   try {
-    if (path !== '-' && (await isPipelineSource(path)))
+    if (path !== '-' && (await isPipelineSource(path))) {
+      const { openSafetensorsPipeline } = await library();
       return pipelineReport(await openSafetensorsPipeline(path, { variant }));
+    }
     if (path !== '-' && (await isModelArgument(path))) {
-      const model = await openSafetensorsIndex(path);
+      const model = await (await library()).openSafetensorsIndex(path);
       const report = modelReport(model);
       if (read.scanData || read.hash) await checkShardData(path, report, model, read, validateSafetensors, term);
       return report;
@@ -148,6 +145,7 @@ export async function scan(parsed, _term) {
   let status = 0;
   for (const file of parsed.files) {
     try {
+      const { scanPickle } = await import('../pickle/scan_pickle.js');
       const found = await scanPickle(file === '-' ? await readStdin() : file);
       results.push({ ...found, file });
       if (found.verdict !== 'safe' && status === 0) status = 1;
