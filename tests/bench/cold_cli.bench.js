@@ -2,8 +2,8 @@
 // sample and `inspect` of the kohya LoKr (1,750 tensors, a 238 KiB header) against a plain script
 // that opens the same file, reads the length and the header and JSON.parses it
 // (tests/bench/plain_header.js). The four commands run in a new order each round (seeded), after a
-// warm-up round that fills the page cache; each runs under /usr/bin/time: wall time from spawn to
-// exit, and CPU time (user + sys, in 10 ms steps), which a shared, busy machine disturbs less.
+// warm-up round that fills the page cache; each runs under bash's `time`: wall time from spawn to
+// exit, and CPU time (user + sys), which a shared, busy machine disturbs less.
 // Prints Markdown with medians and the median of per-round ratios. BENCH_ROUNDS sets the rounds
 // (default 21); COMPARE_WITH=DIR adds the CLI of another checkout (DIR/web/cli/main.js, e.g. an
 // earlier commit's web/ with its wasm) to the same rounds.
@@ -25,18 +25,18 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 21);
 const OTHER = process.env.COMPARE_WITH ? resolve(process.env.COMPARE_WITH, 'web/cli/main.js') : null;
 
 /**
- * One fresh process: wall ms (spawn to exit), CPU ms (user + sys, from /usr/bin/time), stdout.
+ * One fresh process: wall ms (spawn to exit) and CPU ms (user + sys, from bash's `time`, in ms
+ * steps), and its stdout.
  * @param {string[]} argv
- * @param {string} work a folder for time's report
  */
-function timed(argv, work) {
-  const report = join(work, 'time.txt');
+function timed(argv) {
+  const script = 'TIMEFORMAT="%3U %3S"; { time "$@" 2>&3 ; } 3>&2 2>"$TIMES"';
   const start = process.hrtime.bigint();
   return new Promise((done, fail) => {
-    execFile('/usr/bin/time', ['-f', '%U %S', '-o', report, ...argv], { maxBuffer: 16 << 20 }, (error, stdout) => {
+    execFile('/bin/bash', ['-c', script, 'bash', ...argv], { maxBuffer: 16 << 20, env }, (error, stdout) => {
       const wall = Number(process.hrtime.bigint() - start) / 1e6;
       if (error) return fail(new Error(`${argv.join(' ')} failed: ${error.message}`));
-      readFile(report, 'utf8').then((text) => {
+      readFile(env.TIMES, 'utf8').then((text) => {
         const [user, sys] = text.trim().split('\n').pop().split(/\s+/).map(Number);
         done({ wall, cpu: (user + sys) * 1000, stdout });
       }, fail);
@@ -74,6 +74,7 @@ if (withLokr) {
 }
 
 const work = await mkdtemp(join(tmpdir(), 'stw-bench-cold-cli-'));
+const env = { ...process.env, TIMES: join(work, 'times.txt') };
 /** @type {Record<string, { wall: number[], cpu: number[] }>} */
 const times = Object.fromEntries(Object.keys(commands).map((k) => [k, { wall: [], cpu: [] }]));
 const loads = [loadavg()[0]];
@@ -81,7 +82,7 @@ const order = roundOrder(39);
 try {
   for (let round = 0; round <= ROUNDS; round++) {
     for (const name of order(Object.keys(commands))) {
-      const { wall, cpu, stdout } = await timed(commands[name], work);
+      const { wall, cpu, stdout } = await timed(commands[name]);
       check(name, stdout);
       if (round > 0) {
         times[name].wall.push(wall);

@@ -7,6 +7,7 @@ import createSafetensorsCore from '../wasm/safetensors_core.js';
 import { SafetensorsError, errorText } from './errors.js';
 import { isNode } from './platform.js';
 import { Core, WasmModule } from './wasm_module.js';
+import { instantiateInNode } from './node_wasm.js';
 
 // Written out so that bundlers see and copy the .wasm files (new URL + import.meta.url).
 const WASM_URL = new URL('../wasm/safetensors_core.wasm', import.meta.url);
@@ -57,9 +58,6 @@ class ModuleSlot {
   loading = null;
   /** @type {C | null} what `loading` resolved to */
   loaded = null;
-  /** @type {Uint8Array | null} the .wasm as Node read it, kept for further instances */
-  nodeBytes = null;
-
   /**
    * @param {string} name for messages
    * @param {URL} url where the .wasm is, beside this file
@@ -106,10 +104,8 @@ class ModuleSlot {
       if (wasmBinary) {
         moduleOptions.wasmBinary = wasmBinary;
       } else if (isNode() && !locateFile && this.url.protocol === 'file:') {
-        // Emscripten 3.1.6's web build cannot fetch file: URLs; Node reads the file itself.
-        const fsModule = 'node:fs/promises';
-        const { readFile } = await import(/* @vite-ignore */ /* webpackIgnore: true */ fsModule);
-        moduleOptions.wasmBinary = this.nodeBytes ??= new Uint8Array(await readFile(this.url));
+        // Emscripten 3.1.6's web build cannot fetch file: URLs; Node reads and compiles the file itself.
+        return await instantiateInNode(this.url, await this.factory());
       }
       moduleOptions.locateFile =
         locateFile ?? ((path, prefix) => (path.endsWith('.wasm') ? this.url.href : prefix + path));
