@@ -3,9 +3,13 @@
 // verb beside this one (validate and scan share validate.js, sbom and verify-signature provenance.js; usage.js says what each takes). Text for people goes to stdout, help included (exit 0);
 // a misuse prints what was expected and the verb's usage on stderr (exit 2); --json prints
 // one JSON document.
+import { setFlagsFromString } from 'node:v8';
 import { VERBS, misuse, parseCommand, usageText, verbHelp, version } from './usage.js';
 import { terminal } from './terminal.js';
 import { colours } from './text.js';
+
+/** Budget units (about a byte of wasm code each) a function runs before V8 optimizes it. */
+const WASM_TIERING_BUDGET = 100_000_000;
 
 /** @typedef {(args: import('./usage.js').Parsed, term: import('./terminal.js').Terminal) => Promise<number>} Command */
 // Each verb's module is imported when that verb runs: a cold `validate` does not load the code of
@@ -23,6 +27,14 @@ const commands = {
   sbom: async () => (await import('./provenance.js')).sbom,
   'verify-signature': async () => (await import('./provenance.js')).verifySignature,
 };
+
+// V8 recompiles a wasm function with its optimizing compiler, on background threads, once it has
+// run for a budget (V8's --wasm-tiering-budget, 1.8M in Node 20). The large functions of a
+// header's analysis and of its card pass that budget on one big header, and recompiling them
+// costs more than the run (270 ms of CPU for an inspect of a 1,750-tensor LoKr, which the exit
+// then waits for). The CLI owns its process: it raises the budget before any wasm is compiled, so
+// that only long runs (scans, hashes and conversions of tensor data) are recompiled.
+setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
 
 /** @param {string[]} argv the arguments after the script's path */
 async function main(argv) {
