@@ -1,7 +1,6 @@
 // safetensors-wasm inspect: the model card of one FILE (a file, a URL, a sharded model or a
 // diffusers pipeline), then its verdict, findings, metadata and tensor table.
 import { SafetensorsError } from '../core/errors.js';
-import { loadCardModule } from '../core/modules.js';
 import { openFile } from '../file/open_file.js';
 import { validateSafetensors } from '../file/validate.js';
 import { isPipelineSource } from '../sharded/pipeline_files.js';
@@ -19,9 +18,6 @@ import { componentLines, isModelArgument, modelReport, pipelineReport, separateF
  * @returns {Promise<T>}
  */
 async function openPath(path, fn) {
-  // The card module loads while the header is read: describe() needs it next (and reports a
-  // failure to load it, trying again).
-  loadCardModule().catch(() => {});
   try {
     const config = await configBeside(path);
     return await withFile(path, async (handle) => {

@@ -7,6 +7,7 @@ import { setFlagsFromString } from 'node:v8';
 import { VERBS, misuse, parseCommand, usageText, verbHelp, version } from './usage.js';
 import { terminal } from './terminal.js';
 import { colours } from './text.js';
+import { initSafetensors, loadCardModule } from '../core/modules.js';
 
 /** Budget units (about a byte of wasm code each) a function runs before V8 optimizes it. */
 const WASM_TIERING_BUDGET = 100_000_000;
@@ -36,6 +37,13 @@ const commands = {
 // that only long runs (scans, hashes and conversions of tensor data) are recompiled.
 setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
 
+/**
+ * The wasm modules a verb surely needs, loaded while its code is imported (a failure is left to
+ * the verb, whose own call loads again and reports it).
+ * @type {Record<string, (() => Promise<unknown>)[]>}
+ */
+const PRELOAD = { validate: [initSafetensors], inspect: [initSafetensors, loadCardModule] };
+
 /** @param {string[]} argv the arguments after the script's path */
 async function main(argv) {
   const [command, ...rest] = argv;
@@ -57,10 +65,12 @@ async function main(argv) {
     console.log(verbHelp(command));
     return 0;
   }
+  for (const load of PRELOAD[command] ?? []) load().catch(() => {});
+  const verb = commands[command]();
   const quiet = parsed.has('--quiet') || parsed.has('--json');
   const term = terminal({ stdout: process.stdout, stderr: process.stderr, env: process.env, quiet });
   colours.on = term.colour && !parsed.has('--json');
-  return (await commands[command]())(parsed, term);
+  return (await verb)(parsed, term);
 }
 
 process.exitCode = await main(process.argv.slice(2));
