@@ -49,6 +49,18 @@ export async function withFile(path, fn) {
 }
 
 /**
+ * Whether ARG surely names one file: standard input, or a path to a regular file that does not
+ * end in .json. Then the checks for a pipeline, a sharded model and a folder of files (and their
+ * code) are skipped; anything else (a URL, a folder, an index, a path to nothing) takes them.
+ * @param {string} arg
+ */
+export async function isOneFile(arg) {
+  if (arg === '-') return true;
+  if (isHttpUrl(arg) || arg.endsWith('.json')) return false;
+  return (await stat(arg).catch(() => null))?.isFile() ?? false;
+}
+
+/**
  * The config.json in the folder of a file given by its path, when there is one (the card's KV
  * cache comes from it); undefined for a URL, standard input or a folder without one.
  * @param {string} path

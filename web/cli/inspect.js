@@ -3,9 +3,8 @@
 import { SafetensorsError } from '../core/errors.js';
 import { openFile } from '../file/open_file.js';
 import { validateSafetensors } from '../file/validate.js';
-import { isPipelineSource } from '../sharded/pipeline_files.js';
 import { cardLines, counted, findingLine, printable, table, verdictText } from './text.js';
-import { configBeside, library, unreadable, withFile } from './files.js';
+import { configBeside, isOneFile, library, unreadable, withFile } from './files.js';
 import { componentLines, isModelArgument, modelReport, pipelineReport, separateFiles, shardLines } from './sharded.js';
 
 /**
@@ -181,11 +180,14 @@ async function inspectFile(file, out, civitaiWanted) {
 }
 
 /**
+ * A pipeline, a sharded model or a folder of files, inspected; null when FILE is one file after all.
  * @param {import('./usage.js').Parsed} parsed
+ * @param {string} file
+ * @param {boolean} json
+ * @returns {Promise<number | null>}
  */
-export async function inspect(parsed) {
-  const [file] = parsed.files;
-  const json = parsed.has('--json');
+async function inspectMany(parsed, file, json) {
+  const { isPipelineSource } = await import('../sharded/pipeline_files.js');
   const pipeline = file !== '-' && (await isPipelineSource(file));
   if (parsed.has('--civitai') && (pipeline || (file !== '-' && (await isModelArgument(file)))))
     console.error('inspect --civitai looks up single files: not done for a sharded model or a pipeline');
@@ -204,6 +206,18 @@ export async function inspect(parsed) {
     return status;
   }
   if (file !== '-' && (await isModelArgument(file))) return inspectModel(file, json);
+  return null;
+}
+
+/**
+ * @param {import('./usage.js').Parsed} parsed
+ */
+export async function inspect(parsed) {
+  const [file] = parsed.files;
+  const json = parsed.has('--json');
+  // One file (the common case) skips the looks for a pipeline, a sharded model or a folder.
+  const many = (await isOneFile(file)) ? null : await inspectMany(parsed, file, json);
+  if (many !== null) return many;
   /** @type {object[] | null} */
   const out = json ? [] : null;
   const status = await inspectFile(file, out, parsed.has('--civitai'));

@@ -4,9 +4,8 @@
 // from the globals it names, read without running it.
 import { SafetensorsError } from '../core/errors.js';
 import { validateSafetensors } from '../file/validate.js';
-import { isPipelineSource } from '../sharded/pipeline_files.js';
 import { counted, findingLine, hashLines, paint, printable, verdictText } from './text.js';
-import { library, readStdin, unreadable, withFile } from './files.js';
+import { isOneFile, library, readStdin, unreadable, withFile } from './files.js';
 import {
   checkShardData,
   separateFiles,
@@ -30,22 +29,26 @@ import {
 
 /**
  * @param {string} path
+ * @param {boolean} oneFile isOneFile(path) said so: no pipeline or sharded model to look for
  * @param {{ scanData?: boolean, hash?: boolean, variant?: string }} options
  * @param {import('./terminal.js').Terminal} term
  * @returns {Promise<ArgumentReport>}
  */
-async function validatePath(path, options, term) {
+async function validatePath(path, oneFile, options, term) {
   const { variant, ...read } = options;
   try {
-    if (path !== '-' && (await isPipelineSource(path))) {
-      const { openSafetensorsPipeline } = await library();
-      return pipelineReport(await openSafetensorsPipeline(path, { variant }));
-    }
-    if (path !== '-' && (await isModelArgument(path))) {
-      const model = await (await library()).openSafetensorsIndex(path);
-      const report = modelReport(model);
-      if (read.scanData || read.hash) await checkShardData(path, report, model, read, validateSafetensors, term);
-      return report;
+    if (!oneFile && path !== '-') {
+      const { isPipelineSource } = await import('../sharded/pipeline_files.js');
+      if (await isPipelineSource(path)) {
+        const { openSafetensorsPipeline } = await library();
+        return pipelineReport(await openSafetensorsPipeline(path, { variant }));
+      }
+      if (await isModelArgument(path)) {
+        const model = await (await library()).openSafetensorsIndex(path);
+        const report = modelReport(model);
+        if (read.scanData || read.hash) await checkShardData(path, report, model, read, validateSafetensors, term);
+        return report;
+      }
     }
     if (!read.scanData && !read.hash) return await withFile(path, (source) => validateSafetensors(source));
     const doing = read.scanData && read.hash ? 'reading' : read.hash ? 'hashing' : 'scanning';
@@ -69,10 +72,14 @@ export async function validate(parsed, term) {
   const variant = parsed.value('--variant');
   const results = [];
   // A folder of unrelated files (LoRAs, no index) is its files, each with its own verdict.
+  /** @type {[string, boolean][]} each path, and whether it surely names one file */
   const paths = [];
-  for (const arg of parsed.files) paths.push(...((await separateFiles(arg)) ?? [arg]));
-  for (const file of paths) {
-    const r = await validatePath(file, { scanData, hash, variant }, term);
+  for (const arg of parsed.files) {
+    if (await isOneFile(arg)) paths.push([arg, true]);
+    else paths.push(...((await separateFiles(arg)) ?? [arg]).map((p) => /** @type {[string, boolean]} */ ([p, false])));
+  }
+  for (const [file, oneFile] of paths) {
+    const r = await validatePath(file, oneFile, { scanData, hash, variant }, term);
     const { loadable, referenceError, findings, tensors, dataScan, hashes } = r;
     results.push({
       file,
