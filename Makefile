@@ -134,6 +134,7 @@ bench: build
 	node tests/bench/scan.bench.js
 	node tests/bench/hash.bench.js
 	node tests/bench/hash_cli.bench.js
+	node tests/bench/cold_cli.bench.js
 	node tests/bench/verify_signature.bench.js
 	node tests/bench/sharded.bench.js
 	node tests/bench/convert.bench.js

@@ -34,6 +34,17 @@ const ADAPTER_NAMES = {
 };
 
 /**
+ * 201726 → "201,726", as toLocaleString('en') writes it. A whole number is grouped here: the
+ * first toLocaleString of a process loads the locale data, which costs a cold CLI run 10 ms and
+ * more; anything else (fractions, negatives, past 2^53) is left to toLocaleString.
+ * @param {number} n
+ */
+export function grouped(n) {
+  if (!Number.isSafeInteger(n) || n < 0 || Object.is(n, -0)) return n.toLocaleString('en');
+  return String(n).replace(/\B(?=(\d{3})+$)/g, ',');
+}
+
+/**
  * 1234567 → "1.23M" (K, M, B, T; below 1000 as is).
  * @param {number} n
  */
@@ -90,8 +101,8 @@ export function parametersText(card) {
   const { total, byDtype, quantized } = card.parameters;
   const dtypes = Object.entries(byDtype)
     .sort((x, y) => y[1] - x[1])
-    .map(([d, n]) => `${d} ${n.toLocaleString('en')}`);
-  let text = `${total.toLocaleString('en')} (${shortCount(total)}${dtypes.length ? `; ${dtypes.join(', ')}` : ''})`;
+    .map(([d, n]) => `${d} ${grouped(n)}`);
+  let text = `${grouped(total)} (${shortCount(total)}${dtypes.length ? `; ${dtypes.join(', ')}` : ''})`;
   if (quantized) {
     const estimate = quantized.estimatedTotal === null ? 'unknown' : `about ${shortCount(quantized.estimatedTotal)}`;
     text += `; ${quantized.scheme} packed, unpacked ${estimate}`;

@@ -3,9 +3,15 @@
 // read whole; a file that cannot be read gets a report of its own.
 import { open, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { openSafetensors, SafetensorsError } from '../index.js';
+import { SafetensorsError } from '../core/errors.js';
 import { isHttpUrl } from '../source/http_source.js';
 import { printable } from './text.js';
+
+/**
+ * The whole library (web/index.js), imported on first need: a verb's common path imports only
+ * the modules it uses, so that a cold `validate` or `inspect` of one file loads little.
+ */
+export const library = () => import('../index.js');
 
 /** @type {Promise<Uint8Array> | null} standard input, read once */
 let stdin = null;
@@ -40,6 +46,18 @@ export async function withFile(path, fn) {
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * Whether ARG surely names one file: standard input, or a path to a regular file that does not
+ * end in .json. Then the checks for a pipeline, a sharded model and a folder of files (and their
+ * code) are skipped; anything else (a URL, a folder, an index, a path to nothing) takes them.
+ * @param {string} arg
+ */
+export async function isOneFile(arg) {
+  if (arg === '-') return true;
+  if (isHttpUrl(arg) || arg.endsWith('.json')) return false;
+  return (await stat(arg).catch(() => null))?.isFile() ?? false;
 }
 
 /**
@@ -78,6 +96,7 @@ export function unreadable(path, error) {
  */
 export async function withInput(command, file, fn) {
   try {
+    const { openSafetensors } = await library();
     await withFile(file, async (source) => fn(await openSafetensors(source)));
     return 0;
   } catch (error) {

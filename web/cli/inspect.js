@@ -1,18 +1,11 @@
 // safetensors-wasm inspect: the model card of one FILE (a file, a URL, a sharded model or a
 // diffusers pipeline), then its verdict, findings, metadata and tensor table.
-import {
-  isPipelineSource,
-  openCheckpoint,
-  openSafetensors,
-  openSafetensorsIndex,
-  openSafetensorsPipeline,
-  SafetensorsError,
-  validateSafetensors,
-} from '../index.js';
-import { cardLines, checkpointLines, counted, findingLine, cardBlock, printable, table, verdictText } from './text.js';
-import { configBeside, unreadable, withFile } from './files.js';
+import { SafetensorsError } from '../core/errors.js';
+import { openFile } from '../file/open_file.js';
+import { validateSafetensors } from '../file/validate.js';
+import { cardBlock, cardLines, checkpointLines, counted, findingLine, printable, table, verdictText } from './text.js';
+import { configBeside, isOneFile, library, unreadable, withFile } from './files.js';
 import { componentLines, isModelArgument, modelReport, pipelineReport, separateFiles, shardLines } from './sharded.js';
-import { civitaiText, findOnCivitai } from './civitai.js';
 import { holdsPickle, isPickleReport, pickleSource, scanStatus } from './validate.js';
 
 /**
@@ -28,7 +21,7 @@ async function openPath(path, fn) {
   try {
     const config = await configBeside(path);
     return await withFile(path, async (handle) => {
-      const st = await openSafetensors(handle, { config });
+      const st = await openFile(handle, { config }, true); // what openSafetensors does (web/index.js)
       return fn(st, st.report, await st.describe({ readAlpha: true }));
     });
   } catch (error) {
@@ -66,7 +59,7 @@ function openFailed(file, error, json, empty) {
 async function inspectModel(file, json) {
   let model;
   try {
-    model = await openSafetensorsIndex(file);
+    model = await (await library()).openSafetensorsIndex(file);
   } catch (error) {
     return openFailed(file, error, json, { card: null, metadata: null, shards: [], tensors: [] });
   }
@@ -104,7 +97,7 @@ async function inspectModel(file, json) {
 async function inspectPipeline(file, json, variant) {
   let pipeline;
   try {
-    pipeline = await openSafetensorsPipeline(file, { variant });
+    pipeline = await (await library()).openSafetensorsPipeline(file, { variant });
   } catch (error) {
     return openFailed(file, error, json, { className: null, components: [] });
   }
@@ -144,6 +137,7 @@ async function inspectPipeline(file, json, variant) {
  */
 async function inspectPickle(file, report, out) {
   try {
+    const { openCheckpoint } = await import('../pickle/open_checkpoint.js');
     const ckpt = await openCheckpoint(await pickleSource(file));
     if (!holdsPickle(ckpt)) return null;
     const { format, verdict, globals, findings, tensors, objects, objectsLeftOut } = ckpt;
@@ -170,13 +164,15 @@ async function inspectFile(file, out, civitaiWanted) {
     // A pickle is read as one, by the pickle reader (nothing in it is run).
     const pickled = !st && isPickleReport(report) ? await inspectPickle(file, report, out) : null;
     if (pickled !== null) return pickled;
-    const civitai = civitaiWanted && st ? await findOnCivitai(st) : undefined;
+    // --civitai's code (and the library's lookup) is loaded only when asked for.
+    const lookup = civitaiWanted && st ? await import('./civitai.js') : null;
+    const civitai = lookup && st ? await lookup.findOnCivitai(st) : undefined;
     if (out) {
       out.push({ file, report, card, cardNote, civitai, metadata: st?.metadata ?? null, tensors: st?.tensors ?? [] });
       return st ? 0 : 1;
     }
     if (card) console.log(cardBlock(file, [...cardLines(card), ...(cardNote ? [`(card ${cardNote})`] : [])]));
-    if (civitai) console.log(`${civitaiText(civitai)}\n`);
+    if (civitai && lookup) console.log(`${lookup.civitaiText(civitai)}\n`);
     console.log(`${file}: ${verdictText(report)}`);
     for (const f of report.findings) console.log(findingLine(f));
     if (!st) return 1;
@@ -205,11 +201,14 @@ async function inspectFile(file, out, civitaiWanted) {
 }
 
 /**
+ * A pipeline, a sharded model or a folder of files, inspected; null when FILE is one file after all.
  * @param {import('./usage.js').Parsed} parsed
+ * @param {string} file
+ * @param {boolean} json
+ * @returns {Promise<number | null>}
  */
-export async function inspect(parsed) {
-  const [file] = parsed.files;
-  const json = parsed.has('--json');
+async function inspectMany(parsed, file, json) {
+  const { isPipelineSource } = await import('../sharded/pipeline_files.js');
   const pipeline = file !== '-' && (await isPipelineSource(file));
   if (parsed.has('--civitai') && (pipeline || (file !== '-' && (await isModelArgument(file)))))
     console.error('inspect --civitai looks up single files: not done for a sharded model or a pipeline');
@@ -228,6 +227,18 @@ export async function inspect(parsed) {
     return status;
   }
   if (file !== '-' && (await isModelArgument(file))) return inspectModel(file, json);
+  return null;
+}
+
+/**
+ * @param {import('./usage.js').Parsed} parsed
+ */
+export async function inspect(parsed) {
+  const [file] = parsed.files;
+  const json = parsed.has('--json');
+  // One file (the common case) skips the looks for a pipeline, a sharded model or a folder.
+  const many = (await isOneFile(file)) ? null : await inspectMany(parsed, file, json);
+  if (many !== null) return many;
   /** @type {object[] | null} */
   const out = json ? [] : null;
   const status = await inspectFile(file, out, parsed.has('--civitai'));

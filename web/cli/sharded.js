@@ -5,7 +5,6 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isHttpUrl } from '../source/http_source.js';
 import { counted, hashLines, printable } from './text.js';
-import { locateModel } from '../sharded/shard_sources.js';
 import { sourceKind } from '../source/source_kind.js';
 
 /**
@@ -85,10 +84,11 @@ export function modelReport(model) {
  * @param {ModelReport} report
  * @param {import('../index.js').ShardedModel} model
  * @param {{ scanData?: boolean, hash?: boolean }} options
- * @param {typeof import('../index.js').validateSafetensors} validate
+ * @param {typeof import('../file/validate.js').validateSafetensors} validate
  * @param {import('./terminal.js').Terminal} term for its progress bars
  */
 export async function checkShardData(path, report, model, options, validate, term) {
+  const { locateModel } = await import('../sharded/shard_sources.js');
   const files = await locateModel(path, {});
   for (const [i, entry] of report.shards.entries()) {
     if (!entry.loadable) continue;

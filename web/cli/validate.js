@@ -2,16 +2,10 @@
 // loader's (a file, a URL, a sharded model or a diffusers pipeline), with its findings and, when
 // asked, its data scan and hashes; scan's is a pickle's (a PyTorch checkpoint, a pickle, NumPy),
 // from the globals it names, read without running it.
-import {
-  SafetensorsError,
-  isPipelineSource,
-  openSafetensorsIndex,
-  openSafetensorsPipeline,
-  scanPickle,
-  validateSafetensors,
-} from '../index.js';
+import { SafetensorsError } from '../core/errors.js';
+import { validateSafetensors } from '../file/validate.js';
 import { counted, findingLine, hashLines, pickleVerdictLines, printable, scanLines, verdictText } from './text.js';
-import { readStdin, unreadable, withFile } from './files.js';
+import { isOneFile, library, readStdin, unreadable, withFile } from './files.js';
 import {
   checkShardData,
   separateFiles,
@@ -35,20 +29,26 @@ import {
 
 /**
  * @param {string} path
+ * @param {boolean} oneFile isOneFile(path) said so: no pipeline or sharded model to look for
  * @param {{ scanData?: boolean, hash?: boolean, variant?: string }} options
  * @param {import('./terminal.js').Terminal} term
  * @returns {Promise<ArgumentReport>}
  */
-async function validatePath(path, options, term) {
+async function validatePath(path, oneFile, options, term) {
   const { variant, ...read } = options;
   try {
-    if (path !== '-' && (await isPipelineSource(path)))
-      return pipelineReport(await openSafetensorsPipeline(path, { variant }));
-    if (path !== '-' && (await isModelArgument(path))) {
-      const model = await openSafetensorsIndex(path);
-      const report = modelReport(model);
-      if (read.scanData || read.hash) await checkShardData(path, report, model, read, validateSafetensors, term);
-      return report;
+    if (!oneFile && path !== '-') {
+      const { isPipelineSource } = await import('../sharded/pipeline_files.js');
+      if (await isPipelineSource(path)) {
+        const { openSafetensorsPipeline } = await library();
+        return pipelineReport(await openSafetensorsPipeline(path, { variant }));
+      }
+      if (await isModelArgument(path)) {
+        const model = await (await library()).openSafetensorsIndex(path);
+        const report = modelReport(model);
+        if (read.scanData || read.hash) await checkShardData(path, report, model, read, validateSafetensors, term);
+        return report;
+      }
     }
     if (!read.scanData && !read.hash) return await withFile(path, (source) => validateSafetensors(source));
     const doing = read.scanData && read.hash ? 'reading' : read.hash ? 'hashing' : 'scanning';
@@ -90,6 +90,7 @@ export const scanStatus = (/** @type {{ verdict: string }} */ scan) => (scan.ver
  * @param {string} path
  */
 async function pickleScanOf(path) {
+  const { scanPickle } = await import('../pickle/scan_pickle.js');
   const { format, verdict, globals, findings } = await scanPickle(await pickleSource(path));
   return holdsPickle({ format, globals }) ? { format, verdict, globals, findings } : undefined;
 }
@@ -104,10 +105,14 @@ export async function validate(parsed, term) {
   const variant = parsed.value('--variant');
   const results = [];
   // A folder of unrelated files (LoRAs, no index) is its files, each with its own verdict.
+  /** @type {[string, boolean][]} each path, and whether it surely names one file */
   const paths = [];
-  for (const arg of parsed.files) paths.push(...((await separateFiles(arg)) ?? [arg]));
-  for (const file of paths) {
-    const r = await validatePath(file, { scanData, hash, variant }, term);
+  for (const arg of parsed.files) {
+    if (await isOneFile(arg)) paths.push([arg, true]);
+    else paths.push(...((await separateFiles(arg)) ?? [arg]).map((p) => /** @type {[string, boolean]} */ ([p, false])));
+  }
+  for (const [file, oneFile] of paths) {
+    const r = await validatePath(file, oneFile, { scanData, hash, variant }, term);
     const { loadable, referenceError, findings, tensors, dataScan, hashes } = r;
     results.push({
       file,
@@ -165,6 +170,7 @@ export async function scan(parsed, _term) {
   let status = 0;
   for (const file of parsed.files) {
     try {
+      const { scanPickle } = await import('../pickle/scan_pickle.js');
       const found = await scanPickle(await pickleSource(file));
       results.push({ ...found, file });
       if (found.verdict !== 'safe' && status === 0) status = 1;

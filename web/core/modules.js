@@ -10,6 +10,7 @@ import { SafetensorsError, errorText } from './errors.js';
 import { isNode } from './platform.js';
 import { canCompileStreaming, compileWasm, instantiateFrom } from './wasm_fetch.js';
 import { Core, WasmModule } from './wasm_module.js';
+import { instantiateInNode } from './node_wasm.js';
 
 // Written out so that bundlers see and copy the .wasm files (new URL + import.meta.url).
 const WASM_URL = new URL('../wasm/safetensors_core.wasm', import.meta.url);
@@ -60,9 +61,7 @@ class ModuleSlot {
   loading = null;
   /** @type {C | null} what `loading` resolved to */
   loaded = null;
-  /** @type {Uint8Array | null} the .wasm as Node read it, kept for further instances */
-  nodeBytes = null;
-  /** @type {Promise<WebAssembly.Module> | null} the .wasm as a browser compiled it, kept likewise */
+  /** @type {Promise<WebAssembly.Module> | null} the .wasm as a browser compiled it, kept for further instances */
   compiling = null;
 
   /**
@@ -129,10 +128,8 @@ class ModuleSlot {
       } else if (wasmBinary) {
         moduleOptions.wasmBinary = wasmBinary;
       } else if (isNode() && !locateFile && this.url.protocol === 'file:') {
-        // Emscripten 3.1.6's web build cannot fetch file: URLs; Node reads the file itself.
-        const fsModule = 'node:fs/promises';
-        const { readFile } = await import(/* @vite-ignore */ /* webpackIgnore: true */ fsModule);
-        moduleOptions.wasmBinary = this.nodeBytes ??= new Uint8Array(await readFile(this.url));
+        // Emscripten 3.1.6's web build cannot fetch file: URLs; Node reads and compiles the file itself.
+        return await instantiateInNode(this.url, await this.factory());
       }
       moduleOptions.locateFile =
         locateFile ?? ((path, prefix) => (path.endsWith('.wasm') ? this.url.href : prefix + path));

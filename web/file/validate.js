@@ -5,10 +5,6 @@ import { initSafetensors } from '../core/modules.js';
 import { SafetensorsError } from '../core/errors.js';
 import { toByteSource } from '../source/byte_source.js';
 import { readHeader } from '../header/read_header.js';
-import { scanData } from '../tensors/data_scan.js';
-import { hashSource } from '../hashing/hash_source.js';
-import { buildCard } from '../card/model_card.js';
-import { cardObject } from '../card/card_table.js';
 import { checkBoolean, checkOptions } from './options.js';
 
 /**
@@ -70,6 +66,10 @@ async function cardOf(header) {
       : 'the header lists no tensors';
     return { card: null, cardNote: `no model card: ${cause}` };
   }
+  const [{ buildCard }, { cardObject }] = await Promise.all([
+    import('../card/model_card.js'),
+    import('../card/card_table.js'),
+  ]);
   const built = await buildCard(table, tensorCount);
   const card = cardObject(built);
   const n = built.sizedFromShapes;
@@ -108,7 +108,13 @@ export async function validateSafetensors(input, options = {}) {
   const result = verdictOf(header);
   if (describe) Object.assign(result, await cardOf(header));
   if (!wantScan && !wantHash) return result;
-  const core = await initSafetensors();
+  // The data scan and the hashes are imported when asked for: a plain validate (a cold CLI run
+  // above all) loads only the header's modules.
+  const [core, { scanData }, { hashSource }] = await Promise.all([
+    initSafetensors(),
+    import('../tensors/data_scan.js'),
+    import('../hashing/hash_source.js'),
+  ]);
   const scanning = wantScan && result.loadable;
   let scan = null;
   let hashes = null;
