@@ -107,6 +107,8 @@ export function showCard(card, size, rejected = false, note = undefined) {
     line.dataset.testid = 'card-kv-cache';
     row(list, 'KV cache', line);
   }
+  const emb = card.embedding;
+  if (emb) row(list, 'Embedding', `${emb.vectors} vector${emb.vectors === 1 ? '' : 's'} of width ${emb.width}`);
   const arch = Object.entries(card.architecture)
     .map(([k, v]) => `${k} ${v}`)
     .join(', ');

@@ -1,6 +1,6 @@
 // A PyTorch checkpoint in the demo, in Chromium (issue 35): picked, dropped or opened by URL, it
-// shows its verdict, globals, tensors (with the storage facts of views), other values and, where
-// openCheckpoint has describe(), its card; the pickle reader loads only then. Convert saves what
+// shows its verdict, globals, tensors (with the storage facts of views), other values and its
+// card (an A1111 embedding's too); the pickle reader loads only then. Convert saves what
 // toSafetensors writes, as a download or through showSaveFilePicker (here given a file of the
 // page's private file system: a real FileSystemWritableFileStream). A .bin that is no pickle gets
 // the safetensors view. Unsafe checkpoints: demo_checkpoint_unsafe.test.js.
@@ -51,18 +51,25 @@ describe('a checkpoint in the demo (Chromium)', () => {
     expect(objects).toContain('global_step = 120');
     expect(objects).toContain('pytorch-lightning_version = "1.9.0"');
     expect(objects.length).toBe(ckpt.objects.length);
-    // The card where openCheckpoint describes checkpoints; no card panel where it does not.
+    // The card (openCheckpoint's describe()), and its panel's hashes, of the checkpoint.
     const cardHidden = () => page.$eval('[data-testid=card]', (e) => e.hidden);
-    if (typeof ckpt.describe === 'function') {
-      expect(await cardHidden()).toBe(false);
-      expect(await text(page, 'card-title')).toBe((await ckpt.describe()).title ?? '(untitled)');
-      await page.click('[data-testid=hash-button]'); // the card panel's hashes, of the checkpoint
-      await page.waitForFunction(() => document.body.dataset.state === 'done');
-      const sha256 = createHash('sha256')
-        .update(await readFile(path))
-        .digest('hex');
-      expect(await text(page, 'hash-sha256')).toBe(sha256);
-    } else expect(await cardHidden()).toBe(true);
+    expect(await cardHidden()).toBe(false);
+    expect(await text(page, 'card-title')).toBe((await ckpt.describe()).title ?? '(untitled)');
+    await page.click('[data-testid=hash-button]');
+    await page.waitForFunction(() => document.body.dataset.state === 'done');
+    const sha256 = createHash('sha256')
+      .update(await readFile(path))
+      .digest('hex');
+    expect(await text(page, 'hash-sha256')).toBe(sha256);
+
+    // An A1111 embedding: its card says so, with its vectors, trigger word, base model and step.
+    await pickFile(page, join(CHECKPOINTS, 'embedding_sd1.pt'));
+    const card = await page.$eval('[data-testid=card]', (e) => /** @type {HTMLElement} */ (e).innerText);
+    expect(card).toContain('embedding · Stable Diffusion 1.x (sd1)');
+    expect(card).toMatch(/Embedding\s+3 vectors of width 768/);
+    expect(card).toMatch(/Base model\s+v1-5-pruned, hash e1441589/);
+    expect(card).toMatch(/Training\s+step 1500/);
+    await pickFile(page, path);
 
     const { name, bytes } = await downloadAfter(demo, page, 'ckpt-convert');
     expect(name).toBe('lightning.safetensors');
