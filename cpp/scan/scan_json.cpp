@@ -1,12 +1,52 @@
 // The scan report as JSON (scan_json.h). Names and strings come from strangers' pickles: the
-// writer escapes them, so the text is always valid JSON.
+// writer escapes them, and bytes that are not UTF-8 (a protocol 0 GLOBAL's or STRING's raw
+// bytes) become U+FFFD, so the text is always valid JSON in UTF-8.
 #include "scan/scan_json.h"
+
+#include <cstdint>
 
 #include "card/json_writer.h"
 
 namespace safetensors::scan {
 
 namespace {
+
+/// Length of the well-formed UTF-8 sequence at `s[i]` (RFC 3629: no overlong forms, no
+/// surrogates, nothing past U+10FFFF), or 0 when there is none.
+std::size_t utf8_length(std::string_view s, std::size_t i) {
+  const auto at = [&](std::size_t k) { return static_cast<unsigned char>(s[i + k]); };
+  const auto c = at(0);
+  if (c < 0x80) return 1;
+  std::size_t n = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+  if (n == 0 || i + n > s.size()) return 0;
+  for (std::size_t k = 1; k < n; ++k)
+    if ((at(k) & 0xC0) != 0x80) return 0;
+  const auto second = at(1);
+  if ((c == 0xE0 && second < 0xA0) || (c == 0xED && second > 0x9F) || (c == 0xF0 && second < 0x90) ||
+      (c == 0xF4 && second > 0x8F))
+    return 0;
+  return n;
+}
+
+/// Replaces each byte of `out` from `from` on that starts no well-formed UTF-8 sequence with
+/// U+FFFD (JSON's own characters are ASCII, so only strings' contents change).
+void replace_invalid_utf8(std::string& out, std::size_t from) {
+  std::size_t i = from;
+  for (std::size_t n; i < out.size() && (n = utf8_length(out, i)) != 0;) i += n;
+  if (i == out.size()) return;  // the common case: nothing to replace
+  std::string fixed = out.substr(0, i);
+  while (i < out.size()) {
+    const std::size_t n = utf8_length(out, i);
+    if (n == 0) {
+      fixed += "\xEF\xBF\xBD";
+      ++i;
+    } else {
+      fixed.append(out, i, n);
+      i += n;
+    }
+  }
+  out = std::move(fixed);
+}
 
 // The report's fields, inside an object the caller opened.
 void write_report_fields(const ScanReport& report, std::string_view file, Json& json) {
@@ -99,13 +139,16 @@ void write_object(const pickle::PickleResult& p, const pickle::ObjectRecord& o, 
 }  // namespace
 
 void write_scan_json(const ScanReport& report, std::string_view file, std::string& out) {
+  const std::size_t from = out.size();
   Json json(out);
   json.begin_object();
   write_report_fields(report, file, json);
   json.end_object();
+  replace_invalid_utf8(out, from);
 }
 
 void write_checkpoint_json(const Checkpoint& checkpoint, std::string_view file, std::string& out) {
+  const std::size_t from = out.size();
   Json json(out);
   json.begin_object();
   write_report_fields(checkpoint.report, file, json);
@@ -155,6 +198,7 @@ void write_checkpoint_json(const Checkpoint& checkpoint, std::string_view file, 
   json.key("byteorder");
   json.string(checkpoint.byteorder);
   json.end_object();
+  replace_invalid_utf8(out, from);
 }
 
 }  // namespace safetensors::scan

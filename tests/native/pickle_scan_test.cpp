@@ -8,6 +8,7 @@
 #include "checkpoint_source.h"
 #include "scan/global_safety.h"
 #include "scan/global_taint.h"
+#include "scan/scan_json.h"
 
 namespace safetensors::testing {
 namespace {
@@ -185,6 +186,30 @@ TEST(PickleScan, Float8TensorOfRebuildTensorV3) {
   EXPECT_EQ(t.storage_offset, 2u);
   EXPECT_EQ(t.size, (std::vector<std::int64_t>{2, 2}));
   EXPECT_EQ(t.stride, (std::vector<std::int64_t>{2, 1}));
+}
+
+// Protocol 0 keeps a GLOBAL's names and a STRING's text as raw bytes, which need not be UTF-8:
+// the JSON shows each stray byte as U+FFFD, never the byte itself (it would not be UTF-8).
+TEST(PickleScan, JsonOfBytesThatAreNotUtf8) {
+  MemorySource source(std::string("(dp0\nS'k\xff'\nI1\nsS'w'\ncmod\n\xf8x\n(S'a'\ntRs."));
+  const scan::Checkpoint ckpt = scan::read_checkpoint(source);
+  ASSERT_EQ(ckpt.report.globals.size(), 1u);
+  EXPECT_EQ(ckpt.report.globals[0].name, "\xf8x");  // the report keeps the bytes
+  std::string scan_json = "prefix \xff";            // what was there before is left alone
+  scan::write_scan_json(ckpt.report, "f.pkl", scan_json);
+  EXPECT_EQ(scan_json.substr(0, 8), "prefix \xff");
+  EXPECT_NE(scan_json.find("\"name\":\"\xEF\xBF\xBD"
+                           "x\""),
+            std::string::npos)
+      << scan_json;
+  std::string checkpoint_json;
+  scan::write_checkpoint_json(ckpt, "f.pkl", checkpoint_json);
+  for (const std::string* json : {&scan_json, &checkpoint_json}) {
+    const std::string_view tail = std::string_view(*json).substr(json == &scan_json ? 8 : 0);
+    EXPECT_EQ(tail.find('\xff'), std::string_view::npos) << tail;
+    EXPECT_EQ(tail.find('\xf8'), std::string_view::npos) << tail;
+  }
+  EXPECT_NE(checkpoint_json.find("\xEF\xBF\xBD"), std::string::npos) << checkpoint_json;
 }
 
 TEST(PickleScan, NotAPickle) {
