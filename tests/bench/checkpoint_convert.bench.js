@@ -1,7 +1,7 @@
 // make bench (checkpoint convert, CLI): `safetensors-wasm convert big.pt -o big.safetensors`
 // (a FileHandle source: contiguous tensors streamed in 4 MiB reads) and toSafetensors({ path })
 // from a Blob (contiguous tensors as slices of it, read by Blob.stream()) against
-// `cp big.pt copy.pt` on a 512 MiB checkpoint written by torch.save (Debian's
+// `cp big.pt copy.pt` (and a durable copy: cp, then sync of the copy) on a 512 MiB checkpoint written by torch.save (Debian's
 // python3-torch, tests/checkpoints/big_checkpoint.py), side by side in alternating rounds of one
 // run, each under /usr/bin/time: wall time, CPU time and peak resident memory (max RSS). The
 // output is first checked with --verify (every tensor read back from both files and compared)
@@ -36,6 +36,8 @@ try {
   await run('cmp', [out, out + '.expected']);
   const variants = {
     'cp big.pt copy.pt': ['cp', big, join(work, 'copy.pt')],
+    // convert's file is durable (written, fsynced, renamed): so is this copy's.
+    'cp big.pt copy.pt && sync copy.pt': ['bash', '-c', 'cp "$0" "$1" && sync "$1"', big, join(work, 'copy2.pt')],
     'safetensors-wasm convert big.pt -o big.safetensors': [process.execPath, CLI, 'convert', big, '-o', out],
     'toSafetensors({ path }) from openAsBlob (Blob slices)': [process.execPath, BLOB_CONVERT, big, out],
   };
