@@ -2,7 +2,7 @@
 // put together from the methods of its parts (reads, card and hashes, edits).
 import { SafetensorsError } from '../core/errors.js';
 import { cardOnce } from '../card/model_card.js';
-import { initSafetensors } from '../core/modules.js';
+import { initSafetensors, loadCardModule } from '../core/modules.js';
 import { configBesidePath, configOnce, configReader } from '../sharded/model_config.js';
 import { checkOptions } from './options.js';
 import { readSource, verdictOf } from './validate.js';
@@ -40,6 +40,10 @@ import { untilAborted } from '../core/abort.js';
  */
 export async function openFile(input, options, describable) {
   checkOptions(options);
+  const { preload } = /** @type {{ preload?: unknown }} */ (options);
+  if (preload !== undefined && preload !== 'card') throw new TypeError("options.preload must be 'card'");
+  // The card module loads beside the core and the header (describe() tells of its failure).
+  if (preload && describable) loadCardModule().catch(() => {});
   // options.config, or in Node the config.json beside a path; checked before anything is read.
   // A shard has none: its model reads the config.json beside the shards.
   const config = !describable
