@@ -4,7 +4,7 @@
 // fresh Chromium (a fresh profile: no HTTP or code cache carried over), picks the file and times
 // on the page, from the pick: the import of the package, openSafetensors, describe(), and the
 // plain-JS baseline (File.slice + JSON.parse of the header), in alternating order. It also times
-// the page that opens with { preload: 'card' } (the card module loading beside the open) and
+// the page that opens with { preloadCard: true } (the card module loading beside the open) and
 // the one that calls preload() when it loads (before the pick). COLD_BEFORE=DIR
 // (an earlier checkout of the package, web/wasm built) adds its app to the same rounds, for a
 // before/after in one run. Prints Markdown.
@@ -48,7 +48,7 @@ try {
   const dist = join((await buildPackedApp(join(work, 'now'), APP)).app, 'dist');
   const hasPreload = typeof (await import('../../web/index.js')).preload === 'function';
   const variants = [{ name: 'plain use', dist, query: 'preload=0' }];
-  variants.push({ name: "opens with { preload: 'card' }", dist, query: 'hint=1' });
+  variants.push({ name: 'opens with { preloadCard: true }', dist, query: 'hint=1' });
   // Not the measure (the page loads the package before the pick): what a page gets that
   // calls preload() when it loads.
   if (hasPreload) variants.push({ name: 'preload() when the page loads', dist, query: 'preload=early' });

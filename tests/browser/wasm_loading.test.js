@@ -1,7 +1,7 @@
 // Loading the wasm modules in Chromium (web/core/modules.js, web/core/wasm_fetch.js): a .wasm
 // served as application/wasm is compiled while it downloads (compileStreaming), one served as
 // another type from its bytes; the core's is asked for at the package's import, the card's at
-// openSafetensors(file, { preload: 'card' }); preload() loads the core and the card module, each
+// openSafetensors(file, { preloadCard: true }); preload() loads the core and the card module, each
 // once, so that describe() fetches nothing more; a .wasm that cannot be fetched is InitError
 // naming it, and the next call loads it.
 import { describe, expect, test } from 'vitest';
@@ -93,9 +93,9 @@ describe('loading the wasm modules in Chromium', () => {
     expect(without.streamed.sort()).toEqual([CARD, CORE]);
     expect(plain.errors).toEqual([]);
 
-    // Opened with { preload: 'card' }, the card's .wasm is asked for as the open starts, once.
+    // Opened with { preloadCard: true }, the card's .wasm is asked for as the open starts, once.
     const hinted = await freshPage();
-    const withHint = await hinted.page.evaluate(openAndDescribe(false, { preload: 'card' }));
+    const withHint = await hinted.page.evaluate(openAndDescribe(false, { preloadCard: true }));
     expect(withHint).toMatchObject(expected);
     expect(withHint.atImport).toEqual([CORE]);
     expect(withHint.atOpen).toEqual([CORE, CARD]);

@@ -1,7 +1,7 @@
 // openSafetensors on a cold start (web/file/validate.js readSource, web/header/read_header.js): the
 // core's load starts with the call and the header the length prefix claims is read while it
 // loads; reads stay one at a time, and the core still decides what is read. With
-// { preload: 'card' } the card module loads from the open on, not from the first describe().
+// { preloadCard: true } the card module loads from the open on, not from the first describe().
 import { expect, test } from 'vitest';
 import { openSafetensors, validateSafetensors } from '../../web/index.js';
 import { loadedCardModule, loadedCore } from '../../web/core/modules.js';
@@ -56,13 +56,15 @@ test('a prefix that claims more than the file: no early read; the first bytes ar
   expect(source.overlapped()).toBe(false);
 });
 
-test("{ preload: 'card' } loads the card module without a describe(); any other value is a TypeError", async () => {
-  for (const preload of ['core', true, null])
-    await expect(openSafetensors(FILE, { preload })).rejects.toThrow(new TypeError("options.preload must be 'card'"));
+test('{ preloadCard: true } loads the card module without a describe(); any other value is a TypeError', async () => {
+  for (const preloadCard of ['card', 1, null])
+    await expect(openSafetensors(FILE, { preloadCard })).rejects.toThrow(
+      new TypeError('options.preloadCard must be a boolean'),
+    );
   const st = await openSafetensors(FILE);
   await new Promise((resolve) => setTimeout(resolve, 50));
   expect(loadedCardModule()).toBe(null); // a plain open leaves it to describe()
-  const hinted = await openSafetensors(FILE, { preload: 'card' });
+  const hinted = await openSafetensors(FILE, { preloadCard: true });
   await expect.poll(() => loadedCardModule() !== null).toBe(true);
   expect(await hinted.describe()).toEqual(await st.describe());
 });

@@ -166,7 +166,7 @@ class ModuleSlot {
 /** @type {ModuleSlot<CoreModule, Core>} */
 const coreSlot = new ModuleSlot('core', WASM_URL, 'wasmBinary', async () => createSafetensorsCore, Core);
 // Browsers: the core's .wasm, at its default place, downloads and compiles while the page gets
-// to its first call; a later initSafetensors({ locateFile | wasmBinary }) drops it.
+// to its first call; after initSafetensors({ locateFile | wasmBinary }) instantiate() uses none.
 if (!isNode() && canCompileStreaming()) coreSlot.compiled();
 /** @type {ModuleSlot<CardModule, WasmModule<CardModule>>} */
 const cardSlot = new ModuleSlot(
@@ -195,7 +195,6 @@ const pickleSlot = /* @__PURE__ */ new ModuleSlot(
 export function initSafetensors(options) {
   if (options !== undefined) {
     initOptions = checkInitOptions(options);
-    if (options.locateFile || options.wasmBinary) coreSlot.compiling = null;
   }
   return coreSlot.get();
 }

@@ -121,11 +121,11 @@ export interface ReadOptions {
 export interface OpenOptions extends ReadOptions {
   config?: Blob | Uint8Array | string | URL | null;
   /**
-   * `'card'`: the page will describe() this file, so the model card's module starts loading
-   * now, beside the core and the header read, not on the first describe() (a page that only
-   * opens files never downloads it). A failure to load it is describe()'s.
+   * The page will describe() this file: the model card's module starts loading now, beside the
+   * core and the header read, not on the first describe() (a page that only opens files never
+   * downloads it). A failure to load it is describe()'s.
    */
-  preload?: 'card';
+  preloadCard?: boolean;
 }
 
 export interface ValidateOptions extends ReadOptions {
