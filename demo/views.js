@@ -46,7 +46,7 @@ export async function showCheckpoint(source, name, signal, fallback = null) {
 // `config`: the config.json picked with it (its card's KV cache), or null.
 async function open(file, signal, config = null) {
   try {
-    const st = await openSafetensors(file, { signal, config });
+    const st = await openSafetensors(file, { signal, config, preloadCard: true }); // its card comes next
     return { st, report: st.report };
   } catch (error) {
     if (error instanceof SafetensorsError && error.report) return { st: null, report: error.report };

@@ -3,8 +3,9 @@
 // (tests/bench/cold_app), built for production and served on 127.0.0.1; each round launches a
 // fresh Chromium (a fresh profile: no HTTP or code cache carried over), picks the file and times
 // on the page, from the pick: the import of the package, openSafetensors, describe(), and the
-// plain-JS baseline (File.slice + JSON.parse of the header), in alternating order. With the
-// package's preload() it also times the page that calls it after the import. COLD_BEFORE=DIR
+// plain-JS baseline (File.slice + JSON.parse of the header), in alternating order. It also times
+// the page that opens with { preloadCard: true } (the card module loading beside the open) and
+// the one that calls preload() when it loads (before the pick). COLD_BEFORE=DIR
 // (an earlier checkout of the package, web/wasm built) adds its app to the same rounds, for a
 // before/after in one run. Prints Markdown.
 import { existsSync } from 'node:fs';
@@ -30,8 +31,8 @@ const median = (values) => {
 };
 
 /** One fresh Chromium on the built app: the page's timings for `path`. */
-async function coldRun(dist, path, order, preload) {
-  const { result, errors } = await onPage(dist, `?order=${order}&preload=${preload}`, async (page) => {
+async function coldRun(dist, path, order, query) {
+  const { result, errors } = await onPage(dist, `?order=${order}&${query}`, async (page) => {
     await page.waitForFunction(() => document.body.dataset.state === 'ready');
     await page.setInputFiles('#file', path);
     await page.waitForFunction(() => document.body.dataset.state === 'done', null, { timeout: 60_000 });
@@ -46,18 +47,18 @@ try {
   await mkdir(join(work, 'now'));
   const dist = join((await buildPackedApp(join(work, 'now'), APP)).app, 'dist');
   const hasPreload = typeof (await import('../../web/index.js')).preload === 'function';
-  const variants = [{ name: 'plain use', dist, preload: '0' }];
-  if (hasPreload) variants.push({ name: 'calls preload()', dist, preload: '1' });
+  const variants = [{ name: 'plain use', dist, query: 'preload=0' }];
+  variants.push({ name: 'opens with { preloadCard: true }', dist, query: 'hint=1' });
   // Not the issue's measure (the page loads the package before the pick): what a page gets that
   // calls preload() when it loads.
-  if (hasPreload) variants.push({ name: 'preload() when the page loads', dist, preload: 'early' });
+  if (hasPreload) variants.push({ name: 'preload() when the page loads', dist, query: 'preload=early' });
   if (process.env.COLD_BEFORE) {
     await mkdir(join(work, 'before'));
     const before = (await buildPackedApp(join(work, 'before'), APP, process.env.COLD_BEFORE)).app;
     variants.unshift({
       name: `before (${process.env.COLD_BEFORE_NAME ?? process.env.COLD_BEFORE})`,
       dist: join(before, 'dist'),
-      preload: '0',
+      query: 'preload=0',
     });
   }
   console.log(
@@ -76,7 +77,7 @@ try {
     const runs = variants.map(() => []);
     for (let round = 0; round < ROUNDS; round++)
       for (const [v, variant] of variants.entries())
-        runs[v].push(await coldRun(variant.dist, path, round % 2 ? 'package,plain' : 'plain,package', variant.preload));
+        runs[v].push(await coldRun(variant.dist, path, round % 2 ? 'package,plain' : 'plain,package', variant.query));
     for (const [v, variant] of variants.entries()) {
       const m = (pick) => median(runs[v].map(pick));
       const ratio = median(runs[v].map((r) => r.package.ms / r.plain.ms));

@@ -1,8 +1,9 @@
 // Loading the wasm modules in Chromium (web/core/modules.js, web/core/wasm_fetch.js): a .wasm
 // served as application/wasm is compiled while it downloads (compileStreaming), one served as
-// another type from its bytes; preload() loads the core and the card module, each once, so that
-// describe() fetches nothing more; a .wasm that cannot be fetched is InitError naming it, and
-// the next call loads it.
+// another type from its bytes; the core's is asked for at the package's import, the card's at
+// openSafetensors(file, { preloadCard: true }); preload() loads the core and the card module, each
+// once, so that describe() fetches nothing more; a .wasm that cannot be fetched is InitError
+// naming it, and the next call loads it.
 import { describe, expect, test } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +17,10 @@ const CARD_JS = '/web/wasm/safetensors_card.js';
 
 const demo = demoBrowser('stw-wasm-loading-', ['web', 'tests', 'demo']);
 
-/** A fresh page with the sample picked; it records the URLs WebAssembly.compileStreaming is given. */
+/**
+ * A fresh page with the sample picked; it records the URLs WebAssembly.compileStreaming is given
+ * (streamed) and the paths of the .wasm files fetch() is asked for, when asked (requested).
+ */
 async function freshPage(before = async () => {}) {
   const page = await demo.browser.newPage();
   const errors = [];
@@ -24,6 +28,13 @@ async function freshPage(before = async () => {}) {
   await page.addInitScript(() => {
     const original = WebAssembly.compileStreaming;
     window.streamed = [];
+    window.requested = [];
+    const fetchAs = window.fetch;
+    window.fetch = (url, init) => {
+      const path = new URL(url, location.href).pathname;
+      if (path.endsWith('.wasm')) window.requested.push(path);
+      return fetchAs.call(window, url, init);
+    };
     WebAssembly.compileStreaming = async (source) => {
       const response = await source;
       window.streamed.push(new URL(response.url).pathname);
@@ -37,18 +48,22 @@ async function freshPage(before = async () => {}) {
 }
 
 // A string, not a function: Vitest rewrites import() inside functions it compiles. The page
-// opens and describes the picked file, calling preload() first when told; it reports the wasm
-// files (and the card's loader) fetched after each step.
-const openAndDescribe = (preload) => `(async () => {
+// opens and describes the picked file, calling preload() first when told, opening with
+// `openOptions`; it reports the wasm files (and the card's loader) fetched after each step, and
+// the .wasm files asked for at the import and once openSafetensors was called.
+const openAndDescribe = (preload, openOptions = {}) => `(async () => {
   const api = await import('/web/index.js');
+  const atImport = window.requested.slice();
   const fetched = () => performance.getEntriesByType('resource').map((r) => new URL(r.name).pathname)
     .filter((p) => p.endsWith('.wasm') || p.endsWith('safetensors_card.js'));
   if (${preload}) await api.preload();
   const afterPreload = fetched();
-  const st = await api.openSafetensors(document.getElementById('file').files[0]);
+  const opening = api.openSafetensors(document.getElementById('file').files[0], ${JSON.stringify(openOptions)});
+  const atOpen = window.requested.slice();
+  const st = await opening;
   const afterOpen = fetched();
   const card = await st.describe();
-  return { afterPreload, afterOpen, afterDescribe: fetched(), streamed: window.streamed,
+  return { atImport, atOpen, afterPreload, afterOpen, afterDescribe: fetched(), streamed: window.streamed,
     tensors: st.tensors.length, kind: card.kind, parameters: card.parameters.total };
 })()`;
 
@@ -67,15 +82,27 @@ describe('loading the wasm modules in Chromium', () => {
     expect(withPreload.streamed.sort()).toEqual([CARD, CORE]);
     expect(preloaded.errors).toEqual([]);
 
-    // Without it, opening fetches the core only, and describe() the card's files.
+    // Without it, the import asks for the core only (opening too), and describe() for the card's files.
     const plain = await freshPage();
     const without = await plain.page.evaluate(openAndDescribe(false));
     expect(without).toMatchObject(expected);
-    expect(without.afterPreload).toEqual([]);
+    expect(without.atImport).toEqual([CORE]);
+    expect(without.atOpen).toEqual([CORE]);
     expect(without.afterOpen).toEqual([CORE]);
     expect(without.afterDescribe.sort()).toEqual(all);
+    expect(without.streamed.sort()).toEqual([CARD, CORE]);
     expect(plain.errors).toEqual([]);
-    await Promise.all([preloaded.page.close(), plain.page.close()]);
+
+    // Opened with { preloadCard: true }, the card's .wasm is asked for as the open starts, once.
+    const hinted = await freshPage();
+    const withHint = await hinted.page.evaluate(openAndDescribe(false, { preloadCard: true }));
+    expect(withHint).toMatchObject(expected);
+    expect(withHint.atImport).toEqual([CORE]);
+    expect(withHint.atOpen).toEqual([CORE, CARD]);
+    expect(withHint.afterDescribe.sort()).toEqual(all);
+    expect(withHint.streamed.sort()).toEqual([CARD, CORE]);
+    expect(hinted.errors).toEqual([]);
+    await Promise.all([preloaded.page.close(), plain.page.close(), hinted.page.close()]);
   });
 
   test('a .wasm served as another type than application/wasm (or with parameters) is compiled from its bytes', async () => {
@@ -93,8 +120,9 @@ describe('loading the wasm modules in Chromium', () => {
   });
 
   test('a .wasm that cannot be fetched is InitError naming it and the status, from openSafetensors and preload(); the next call loads it', async () => {
+    let missing = true; // until both calls have failed
     const { page, errors } = await freshPage((p) =>
-      p.route(`**${CORE}`, (route) => route.fulfill({ status: 404, body: 'not here' }), { times: 2 }),
+      p.route(`**${CORE}`, (route) => (missing ? route.fulfill({ status: 404, body: 'not here' }) : route.continue())),
     );
     const result = await page.evaluate(`(async () => {
       const api = await import('/web/index.js');
@@ -102,8 +130,12 @@ describe('loading the wasm modules in Chromium', () => {
       const failure = (e) => ({ name: e.name, code: e.code, message: e.message });
       const opened = await api.openSafetensors(file).then(() => null, failure);
       const preloaded = await api.preload({ card: false }).then(() => null, failure);
-      const again = await api.openSafetensors(file);
-      return { opened, preloaded, tensors: again.tensors.length };
+      return { opened, preloaded };
+    })()`);
+    missing = false;
+    result.tensors = await page.evaluate(`(async () => {
+      const api = await import('/web/index.js');
+      return (await api.openSafetensors(document.getElementById('file').files[0])).tensors.length;
     })()`);
     for (const failure of [result.opened, result.preloaded]) {
       expect(failure).toMatchObject({ name: 'SafetensorsError', code: 'InitError' });

@@ -1,9 +1,10 @@
 // openSafetensors on a cold start (web/file/validate.js readSource, web/header/read_header.js): the
 // core's load starts with the call and the header the length prefix claims is read while it
-// loads; reads stay one at a time, and the core still decides what is read.
+// loads; reads stay one at a time, and the core still decides what is read. With
+// { preloadCard: true } the card module loads from the open on, not from the first describe().
 import { expect, test } from 'vitest';
 import { openSafetensors, validateSafetensors } from '../../web/index.js';
-import { loadedCore } from '../../web/core/modules.js';
+import { loadedCardModule, loadedCore } from '../../web/core/modules.js';
 import { writeSafetensors } from '../../tools/write_safetensors.js';
 
 /** A { size, read } source over `bytes` that records each read, whether the core was loaded then, and overlaps. */
@@ -53,4 +54,17 @@ test('a prefix that claims more than the file: no early read; the first bytes ar
     [8, bytes.byteLength - 8],
   ]);
   expect(source.overlapped()).toBe(false);
+});
+
+test('{ preloadCard: true } loads the card module without a describe(); any other value is a TypeError', async () => {
+  for (const preloadCard of ['card', 1, null])
+    await expect(openSafetensors(FILE, { preloadCard })).rejects.toThrow(
+      new TypeError('options.preloadCard must be a boolean'),
+    );
+  const st = await openSafetensors(FILE);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(loadedCardModule()).toBe(null); // a plain open leaves it to describe()
+  const hinted = await openSafetensors(FILE, { preloadCard: true });
+  await expect.poll(() => loadedCardModule() !== null).toBe(true);
+  expect(await hinted.describe()).toEqual(await st.describe());
 });

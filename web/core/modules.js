@@ -4,7 +4,7 @@
 // for, and the pickle scan's, loaded on the first scanPickle, so that pages that only open and
 // decode safetensors files never download either (preload(), web/file/preload.js, loads them
 // sooner). In browsers each .wasm is fetched and compiled while it downloads (./wasm_fetch.js),
-// once per page.
+// once per page; the core's from the package's import on.
 import createSafetensorsCore from '../wasm/safetensors_core.js';
 import { SafetensorsError, errorText } from './errors.js';
 import { isNode } from './platform.js';
@@ -162,6 +162,9 @@ class ModuleSlot {
 
 /** @type {ModuleSlot<CoreModule, Core>} */
 const coreSlot = new ModuleSlot('core', WASM_URL, 'wasmBinary', async () => createSafetensorsCore, Core);
+// Browsers: the core's .wasm, at its default place, downloads and compiles while the page gets
+// to its first call; after initSafetensors({ locateFile | wasmBinary }) instantiate() uses none.
+if (!isNode() && canCompileStreaming()) coreSlot.compiled();
 /** @type {ModuleSlot<CardModule, WasmModule<CardModule>>} */
 const cardSlot = new ModuleSlot(
   'card module',

@@ -2,9 +2,9 @@
 // put together from the methods of its parts (reads, card and hashes, edits).
 import { SafetensorsError } from '../core/errors.js';
 import { cardOnce } from '../card/model_card.js';
-import { initSafetensors } from '../core/modules.js';
+import { initSafetensors, loadCardModule } from '../core/modules.js';
 import { configBesidePath, configOnce, configReader } from '../sharded/model_config.js';
-import { checkOptions } from './options.js';
+import { checkBoolean, checkOptions } from './options.js';
 import { readSource, verdictOf } from './validate.js';
 import { tensorReads } from './tensor_reads.js';
 import { cardAndHashes } from './card_and_hashes.js';
@@ -40,6 +40,10 @@ import { untilAborted } from '../core/abort.js';
  */
 export async function openFile(input, options, describable) {
   checkOptions(options);
+  checkBoolean(options, 'preloadCard');
+  // The card module loads beside the core and the header (a failure is let go: describe()
+  // tries again and tells of it).
+  if (options.preloadCard) loadCardModule();
   // options.config, or in Node the config.json beside a path; checked before anything is read.
   // A shard has none: its model reads the config.json beside the shards.
   const config = !describable

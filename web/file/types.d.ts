@@ -120,6 +120,12 @@ export interface ReadOptions {
  */
 export interface OpenOptions extends ReadOptions {
   config?: Blob | Uint8Array | string | URL | null;
+  /**
+   * The page will describe() this file: the model card's module starts loading now, beside the
+   * core and the header read, not on the first describe() (a page that only opens files never
+   * downloads it). A failure to load it is describe()'s.
+   */
+  preloadCard?: boolean;
 }
 
 export interface ValidateOptions extends ReadOptions {

@@ -3,7 +3,8 @@
 // JSON.parse of the header) and the first card (import of the package + openSafetensors +
 // describe()), in the order the page's URL gives (?order=plain,package or package,plain), and
 // with ?preload=1 calls the package's preload() right after the import (with ?preload=early,
-// the page imports the package and calls preload() when it loads, before the pick); then the same again,
+// the page imports the package and calls preload() when it loads, before the pick; with ?hint=1
+// it opens with { preloadCard: true }, the card module loading beside the open); then the same again,
 // warm (what is left when nothing has to load). It shows the phases (ms from the pick) and the
 // files fetched for the card, with their timings.
 const out = document.getElementById('out');
@@ -21,7 +22,7 @@ async function firstCard(file) {
   const api = await import('safetensors-wasm');
   const imported = performance.now();
   if (query.get('preload') === '1') api.preload();
-  const st = await api.openSafetensors(file);
+  const st = await api.openSafetensors(file, query.get('hint') === '1' ? { preloadCard: true } : {});
   const opened = performance.now();
   const card = await st.describe();
   const described = performance.now();
