@@ -94,8 +94,8 @@ export async function runApp(root, work) {
     return page.textContent('#out');
   });
   if (result.startsWith('error')) return { shown: result, errors };
-  const { fetchedByDescribe, ...shown } = JSON.parse(result);
-  return { shown, fetchedByDescribe, errors };
+  const { fetchedByDescribe, fetchedToDecode, ...shown } = JSON.parse(result);
+  return { shown, fetchedByDescribe, fetchedToDecode, errors };
 }
 
 // Opening and decoding on the page fetch one .wasm (the core); describe() fetches the card's.

@@ -22,6 +22,11 @@ document.getElementById('file').addEventListener('change', async (e) => {
     const st = await openSafetensors(file);
     const name = st.tensors[0].name;
     const here = await st.getTensor(name, { as: 'float32' });
+    // Every script and .wasm this page fetched to open and decode (the budget's measure).
+    const fetchedToDecode = performance
+      .getEntriesByType('resource')
+      .map((r) => new URL(r.name).pathname)
+      .filter((path) => /\.(js|wasm)$/.test(path));
     const there = await inWorker(file);
     const remote = await openInWorker(file, { concurrency: 2 });
     const pool = Array.from(await remote.getTensor(name, { as: 'float32' }));
@@ -53,6 +58,7 @@ document.getElementById('file').addEventListener('change', async (e) => {
       wasmBeforeCard,
       wasmAfterCard: wasmFetched(),
       fetchedByDescribe,
+      fetchedToDecode,
       sha256: (await st.hash({ data: false })).sha256,
     });
   } catch (error) {

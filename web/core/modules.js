@@ -10,7 +10,6 @@ import { SafetensorsError, errorText } from './errors.js';
 import { isNode } from './platform.js';
 import { canCompileStreaming, compileWasm, instantiateFrom } from './wasm_fetch.js';
 import { Core, WasmModule } from './wasm_module.js';
-import { instantiateInNode } from './node_wasm.js';
 
 // Written out so that bundlers see and copy the .wasm files (new URL + import.meta.url).
 const WASM_URL = new URL('../wasm/safetensors_core.wasm', import.meta.url);
@@ -128,7 +127,9 @@ class ModuleSlot {
       } else if (wasmBinary) {
         moduleOptions.wasmBinary = wasmBinary;
       } else if (isNode() && !locateFile && this.url.protocol === 'file:') {
-        // Emscripten 3.1.6's web build cannot fetch file: URLs; Node reads and compiles the file itself.
+        // Emscripten 3.1.6's web build cannot fetch file: URLs; Node reads and compiles the file
+        // itself (a chunk of its own in a browser build, never fetched there).
+        const { instantiateInNode } = await import('./node_wasm.js');
         return await instantiateInNode(this.url, await this.factory());
       }
       moduleOptions.locateFile =

@@ -4,6 +4,7 @@ import { throwIfAborted } from '../core/abort.js';
 import { initSafetensors } from '../core/modules.js';
 import { cardObject } from '../card/card_table.js';
 import { withKvCache } from '../card/kv_cache.js';
+import { hashSource } from '../hashing/hash_source.js';
 import { checkBoolean, checkOptions } from './options.js';
 
 /**
@@ -73,9 +74,7 @@ export function cardAndHashes({ source, header, byName, cardOf, readConfig }, se
           end: dataStart + t.dataOffsets[1],
         })) ?? null;
       const plan = { size: header.fileSize, dataStart, file: wantFile, data: wantData, tensors: spans };
-      // The hashing code is imported on the first hash(): opening and describing do not load it.
-      const [core, { hashSource }] = await Promise.all([initSafetensors(), import('../hashing/hash_source.js')]);
-      return hashSource(core, source, plan, header.embeddedHashes, hashOptions);
+      return hashSource(await initSafetensors(), source, plan, header.embeddedHashes, hashOptions);
     },
   };
 }

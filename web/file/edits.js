@@ -1,5 +1,7 @@
 // The methods of an opened file that write a changed copy: withMetadata and convert.
 import { SafetensorsError } from '../core/errors.js';
+import { editedHeader, writeEdited } from '../write/writer.js';
+import { convertFile } from '../write/convert_file.js';
 import { checkOptions } from './options.js';
 
 /**
@@ -34,8 +36,6 @@ export function edits({ input, source, header }, self) {
      */
     async withMetadata(metadata, writeOptions = {}) {
       const { path, signal, onProgress } = checkOptions(writeOptions);
-      // The writers are imported on the first edit: opening a file does not load them.
-      const { editedHeader, writeEdited } = await import('../write/writer.js');
       const edited = await editedHeader(self(), metadata);
       if (path !== undefined) return writeEdited(path, edited, source, { signal, onProgress });
       const data = slicer(input)(edited.dataStart, header.fileSize);
@@ -56,7 +56,6 @@ export function edits({ input, source, header }, self) {
      * @returns {Promise<Blob | void>} a Blob, or nothing when written to `path`
      */
     async convert(convertOptions) {
-      const { convertFile } = await import('../write/convert_file.js');
       return convertFile(self(), source, slicer(input), header.embeddedHashes, checkOptions(convertOptions));
     },
   });
