@@ -4,6 +4,7 @@
 // card's checked data: URLs.
 import {
   adapterText,
+  embeddingText,
   familyText,
   kvCacheText,
   memoryText,
@@ -107,8 +108,7 @@ export function showCard(card, size, rejected = false, note = undefined) {
     line.dataset.testid = 'card-kv-cache';
     row(list, 'KV cache', line);
   }
-  const emb = card.embedding;
-  if (emb) row(list, 'Embedding', `${emb.vectors} vector${emb.vectors === 1 ? '' : 's'} of width ${emb.width}`);
+  row(list, 'Embedding', embeddingText(card));
   const arch = Object.entries(card.architecture)
     .map(([k, v]) => `${k} ${v}`)
     .join(', ');

@@ -4,47 +4,32 @@
 #include "scan/scan_json.h"
 
 #include <cstdint>
+#include <optional>
+#include <span>
 
 #include "card/json_writer.h"
+#include "format/utf8.h"
 
 namespace safetensors::scan {
 
 namespace {
 
-/// Length of the well-formed UTF-8 sequence at `s[i]` (RFC 3629: no overlong forms, no
-/// surrogates, nothing past U+10FFFF), or 0 when there is none.
-std::size_t utf8_length(std::string_view s, std::size_t i) {
-  const auto at = [&](std::size_t k) { return static_cast<unsigned char>(s[i + k]); };
-  const auto c = at(0);
-  if (c < 0x80) return 1;
-  std::size_t n = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
-  if (n == 0 || i + n > s.size()) return 0;
-  for (std::size_t k = 1; k < n; ++k)
-    if ((at(k) & 0xC0) != 0x80) return 0;
-  const auto second = at(1);
-  if ((c == 0xE0 && second < 0xA0) || (c == 0xED && second > 0x9F) || (c == 0xF0 && second < 0x90) ||
-      (c == 0xF4 && second > 0x8F))
-    return 0;
-  return n;
-}
-
 /// Replaces each byte of `out` from `from` on that starts no well-formed UTF-8 sequence with
 /// U+FFFD (JSON's own characters are ASCII, so only strings' contents change).
 void replace_invalid_utf8(std::string& out, std::size_t from) {
-  std::size_t i = from;
-  for (std::size_t n; i < out.size() && (n = utf8_length(out, i)) != 0;) i += n;
-  if (i == out.size()) return;  // the common case: nothing to replace
-  std::string fixed = out.substr(0, i);
-  while (i < out.size()) {
-    const std::size_t n = utf8_length(out, i);
-    if (n == 0) {
-      fixed += "\xEF\xBF\xBD";
-      ++i;
-    } else {
-      fixed.append(out, i, n);
-      i += n;
-    }
+  const auto invalid_from = [&out](std::size_t at) {
+    return find_invalid_utf8(std::span(reinterpret_cast<const std::uint8_t*>(out.data()) + at, out.size() - at));
+  };
+  std::optional<std::size_t> bad = invalid_from(from);
+  if (!bad) return;  // the common case: nothing to replace
+  std::string fixed(out, 0, from);
+  std::size_t at = from;
+  for (; bad; bad = invalid_from(at)) {
+    fixed.append(out, at, *bad);
+    fixed += "\xEF\xBF\xBD";
+    at += *bad + 1;
   }
+  fixed.append(out, at);
   out = std::move(fixed);
 }
 

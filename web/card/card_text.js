@@ -150,6 +150,15 @@ export function kvCacheText(card) {
 }
 
 /**
+ * "3 vectors of width 768" for a textual inversion, or null for any other card.
+ * @param {import('../index.js').ModelCard} card
+ */
+export function embeddingText(card) {
+  const emb = card.embedding;
+  return emb ? `${emb.vectors} vector${emb.vectors === 1 ? '' : 's'} of width ${emb.width}` : null;
+}
+
+/**
  * The training values worth a glance, as [label, value] pairs (empty when the card has none).
  * @param {import('../index.js').ModelCard} card
  * @returns {[string, string][]}

@@ -3,6 +3,7 @@
 import {
   BIDI_CONTROLS,
   adapterText,
+  embeddingText,
   familyText,
   memoryText,
   kvCacheText,
@@ -64,8 +65,7 @@ export function cardLines(card) {
     .map(([k, v]) => `${k} ${v}`)
     .join(', ');
   add('architecture', arch);
-  const emb = card.embedding;
-  if (emb) add('embedding', `${counted(emb.vectors, 'vector')} of width ${emb.width}`);
+  add('embedding', embeddingText(card));
   add(
     'trigger words',
     card.triggerWords
