@@ -1,25 +1,89 @@
 // safetensors-wasm: open a .safetensors file (header, metadata, tensors, model card, hashes),
 // validate it, open sharded models and diffusers pipelines, write files. This module only
 // puts the package together; each part lives in the folder named for its concern.
+// What opening a file needs is imported here; every other part (sharded models, pipelines,
+// diff, check-adapter, Civitai, ML-BOM, signatures, pickles) is in ./extras.js, loaded on the
+// first call of any of them, so that a page importing the package parses only the open path's
+// code before its first card (issue 39: the package's import was 40% of a cold first card).
 import { openFile } from './file/open_file.js';
 import { checkOptions } from './file/options.js';
-import { openSafetensorsIndex } from './sharded/open_index.js';
-import { openPipeline } from './sharded/pipeline.js';
-import { diffCheckpoints } from './compare/diff.js';
-import { openSide } from './compare/open_side.js';
-import { checkAdapterSides } from './compare/check_adapter.js';
 
 export { initSafetensors } from './core/modules.js';
 export { preload } from './file/preload.js';
 export { SafetensorsError } from './core/errors.js';
-export { validateSafetensors } from './file/validate.js';
 export { serializeSafetensors, writeSafetensors } from './write/writer.js';
-export { isPipelineSource } from './sharded/pipeline_files.js';
-export { lookupCivitai } from './card/civitai.js';
-export { createModelBom } from './bom/bom.js';
-export { verifyModelSignature } from './signing/verify_signature.js';
-export { scanPickle } from './pickle/scan_pickle.js';
-export { openSafetensorsIndex };
+
+/** The rest of the package (./extras.js), loaded once, on the first call that needs it. */
+const extras = () => import('./extras.js');
+
+/**
+ * Says whether the reference loader accepts the file and what else is worth knowing about it
+ * (web/file/validate_file.js).
+ * @param {import('./index.js').SafetensorsSource} input
+ * @param {import('./index.js').ValidateOptions} [options]
+ * @returns {Promise<import('./index.js').ValidationReport>}
+ */
+export async function validateSafetensors(input, options = {}) {
+  return (await import('./file/validate_file.js')).validateSafetensors(input, options);
+}
+
+/**
+ * Opens a sharded checkpoint (an index.json and its shards) as one model (web/sharded/open_index.js).
+ * @param {unknown} source
+ * @param {import('./index.js').IndexOptions} [options]
+ * @returns {Promise<import('./index.js').ShardedModel>}
+ */
+export async function openSafetensorsIndex(source, options = {}) {
+  return (await extras()).openSafetensorsIndex(source, options);
+}
+
+/**
+ * Whether `source` names a diffusers pipeline (web/sharded/pipeline_files.js).
+ * @param {unknown} source
+ * @returns {Promise<boolean>}
+ */
+export async function isPipelineSource(source) {
+  return (await extras()).isPipelineSource(source);
+}
+
+/**
+ * Looks a file's hash up on Civitai (web/card/civitai.js).
+ * @param {string} hash
+ * @param {import('./index.js').CivitaiLookupOptions} [options]
+ * @returns {Promise<import('./index.js').CivitaiModelVersion | null>}
+ */
+export async function lookupCivitai(hash, options = {}) {
+  return (await extras()).lookupCivitai(hash, options);
+}
+
+/**
+ * A CycloneDX ML-BOM of a model (web/bom/bom.js).
+ * @param {unknown} model
+ * @param {import('./index.js').ModelBomOptions} [options]
+ * @returns {Promise<import('./index.js').CycloneDxBom>}
+ */
+export async function createModelBom(model, options = {}) {
+  return (await extras()).createModelBom(model, options);
+}
+
+/**
+ * Verifies a model's OpenSSF model-signing signature (web/signing/verify_signature.js).
+ * @param {unknown} model
+ * @param {import('./signing/types.js').VerifySignatureOptions} options
+ * @returns {Promise<import('./signing/types.js').SignatureVerification>}
+ */
+export async function verifyModelSignature(model, options) {
+  return (await extras()).verifyModelSignature(model, options);
+}
+
+/**
+ * Scans a PyTorch checkpoint, a pickle or a NumPy file without running it (web/pickle/scan_pickle.js).
+ * @param {unknown} source
+ * @returns {Promise<import('./pickle/types.js').PickleScan>}
+ */
+export async function scanPickle(source) {
+  return (await extras()).scanPickle(source);
+}
 
 /**
  * Opens a PyTorch checkpoint without running it: its scan, its tensors and getTensor. Its code
@@ -53,6 +117,7 @@ export async function openSafetensors(input, options = {}) {
  * @returns {Promise<import('./index.js').SafetensorsPipeline>}
  */
 export async function openSafetensorsPipeline(source, options = {}) {
+  const { openPipeline } = await extras();
   return openPipeline(source, checkOptions(options), { openSafetensors, openSafetensorsIndex });
 }
 
@@ -65,6 +130,7 @@ export async function openSafetensorsPipeline(source, options = {}) {
  * @returns {Promise<import('./index.js').DiffResult>}
  */
 export async function diffSafetensors(a, b, options = {}) {
+  const { diffCheckpoints, openSide } = await extras();
   return diffCheckpoints(a, b, options, (side, sideOptions) =>
     openSide(side, sideOptions, { openSafetensors, openSafetensorsIndex }),
   );
@@ -78,5 +144,6 @@ export async function diffSafetensors(a, b, options = {}) {
  * @returns {Promise<import('./index.js').CheckAdapterResult>}
  */
 export async function checkAdapter(adapter, base, options = {}) {
+  const { checkAdapterSides } = await extras();
   return checkAdapterSides(adapter, base, checkOptions(options), openSafetensorsIndex);
 }

@@ -2,11 +2,10 @@
 // diffusers pipeline), then its verdict, findings, metadata and tensor table.
 import { SafetensorsError } from '../core/errors.js';
 import { openFile } from '../file/open_file.js';
-import { validateSafetensors } from '../file/validate.js';
 import { cardBlock, cardLines, checkpointLines, counted, findingLine, printable, table, verdictText } from './text.js';
 import { configBeside, isOneFile, library, unreadable, withFile } from './files.js';
 import { componentLines, isModelArgument, modelReport, pipelineReport, separateFiles, shardLines } from './sharded.js';
-import { holdsPickle, isPickleReport, pickleSource, scanStatus } from './validate.js';
+import { holdsPickle, isPickleReport, pickleSource, scanStatus, validateSafetensors } from './validate.js';
 
 /**
  * One read of the header: the opened file and its card (with the KV cache of the config.json

@@ -84,7 +84,7 @@ export function modelReport(model) {
  * @param {ModelReport} report
  * @param {import('../index.js').ShardedModel} model
  * @param {{ scanData?: boolean, hash?: boolean }} options
- * @param {typeof import('../file/validate.js').validateSafetensors} validate
+ * @param {typeof import('../file/validate_file.js').validateSafetensors} validate
  * @param {import('./terminal.js').Terminal} term for its progress bars
  */
 export async function checkShardData(path, report, model, options, validate, term) {

@@ -3,7 +3,7 @@
 // asked, its data scan and hashes; scan's is a pickle's (a PyTorch checkpoint, a pickle, NumPy),
 // from the globals it names, read without running it.
 import { SafetensorsError } from '../core/errors.js';
-import { validateSafetensors } from '../file/validate.js';
+import { validateWith } from '../file/validate.js';
 import { counted, findingLine, hashLines, pickleVerdictLines, printable, scanLines, verdictText } from './text.js';
 import { isOneFile, library, readStdin, unreadable, withFile } from './files.js';
 import {
@@ -21,6 +21,31 @@ import {
 /** @typedef {import('./sharded.js').ComponentEntry} ComponentEntry */
 /** @typedef {import('./sharded.js').ModelReport} ModelReport */
 /** @typedef {import('./sharded.js').PipelineReport} PipelineReport */
+/**
+ * The package's validateSafetensors for a cold CLI process: the card's code and the data scan's
+ * and hashes' load only when the options ask for them (a plain validate loads the header's).
+ * @param {import('../index.js').SafetensorsSource} input
+ * @param {import('../index.js').ValidateOptions} [options]
+ */
+export function validateSafetensors(input, options = {}) {
+  return validateWith(input, options, {
+    card: async () => {
+      const [{ buildCard }, { cardObject }] = await Promise.all([
+        import('../card/model_card.js'),
+        import('../card/card_table.js'),
+      ]);
+      return { buildCard, cardObject };
+    },
+    scan: async () => {
+      const [{ scanData }, { hashSource }] = await Promise.all([
+        import('../tensors/data_scan.js'),
+        import('../hashing/hash_source.js'),
+      ]);
+      return { scanData, hashSource };
+    },
+  });
+}
+
 /**
  * What validate reports of one argument: a file's report, or a sharded model's (with its
  * shards) or a pipeline's (with its components) in that shape.

@@ -1,6 +1,10 @@
-// validateSafetensors: the reference loader's verdict and the findings of a file, with its
+// validateSafetensors' work: the reference loader's verdict and the findings of a file, with its
 // data scan and hashes in the same read when asked for. Never throws for a bad file, nor for
-// a URL that answers an error status (its verdict says so, with the status).
+// a URL that answers an error status (its verdict says so, with the status). The card and the
+// scan/hash code come in as `parts`: the package's validateSafetensors (./validate_file.js)
+// imports them, the CLI (web/cli/validate.js) loads them only when asked for. No dynamic
+// import here: a bundler that meets one of a module the open path imports too splits that
+// path into a chunk per module (issue 39).
 import { initSafetensors } from '../core/modules.js';
 import { SafetensorsError } from '../core/errors.js';
 import { toByteSource } from '../source/byte_source.js';
@@ -57,7 +61,7 @@ function readableDataStart(header) {
  * @param {ReturnType<typeof import('../header/header_table.js').decodeHeaderTable>} header
  * @returns {Promise<{ card: import('../index.js').ModelCard | null, cardNote?: string }>}
  */
-async function cardOf(header) {
+async function cardOf(header, parts) {
   const { table, tensorCount, referenceError } = header;
   const why = referenceError ? ` (${referenceError})` : '';
   if (!table || tensorCount === 0) {
@@ -66,10 +70,7 @@ async function cardOf(header) {
       : 'the header lists no tensors';
     return { card: null, cardNote: `no model card: ${cause}` };
   }
-  const [{ buildCard }, { cardObject }] = await Promise.all([
-    import('../card/model_card.js'),
-    import('../card/card_table.js'),
-  ]);
+  const { buildCard, cardObject } = await parts.card();
   const built = await buildCard(table, tensorCount);
   const card = cardObject(built);
   const n = built.sizedFromShapes;
@@ -83,16 +84,25 @@ async function cardOf(header) {
 }
 
 /**
+ * The code validate uses beyond the header's: the card's and the data scan's and hashes'.
+ * @typedef {{
+ *   card(): Promise<{ buildCard: typeof import('../card/model_card.js').buildCard, cardObject: typeof import('../card/card_table.js').cardObject }>,
+ *   scan(): Promise<{ scanData: typeof import('../tensors/data_scan.js').scanData, hashSource: typeof import('../hashing/hash_source.js').hashSource }>,
+ * }} ValidateParts
+ */
+
+/**
  * Says whether the reference loader accepts the file and what else is worth knowing about
  * it. With `scanData: true`, a loadable file's tensors are also read once, chunk by chunk,
  * counting NaN, infinities and all-zero tensors; with `hash: true`, the file is hashed (and
  * its claims checked) in that same read. With `describe: true`, the report also has the model
  * card of the header as read, loadable or not (a file cut short whose header is whole).
  * @param {import('../index.js').SafetensorsSource} input
- * @param {import('../index.js').ValidateOptions} [options]
+ * @param {import('../index.js').ValidateOptions} options
+ * @param {ValidateParts} parts
  * @returns {Promise<import('../index.js').ValidationReport>}
  */
-export async function validateSafetensors(input, options = {}) {
+export async function validateWith(input, options, parts) {
   const { scanData: wantScan = false, hash: wantHash = false, describe = false } = checkOptions(options);
   checkBoolean(options, 'scanData');
   checkBoolean(options, 'hash');
@@ -106,15 +116,9 @@ export async function validateSafetensors(input, options = {}) {
   }
   const { source, header } = read;
   const result = verdictOf(header);
-  if (describe) Object.assign(result, await cardOf(header));
+  if (describe) Object.assign(result, await cardOf(header, parts));
   if (!wantScan && !wantHash) return result;
-  // The data scan and the hashes are imported when asked for: a plain validate (a cold CLI run
-  // above all) loads only the header's modules.
-  const [core, { scanData }, { hashSource }] = await Promise.all([
-    initSafetensors(),
-    import('../tensors/data_scan.js'),
-    import('../hashing/hash_source.js'),
-  ]);
+  const [core, { scanData, hashSource }] = await Promise.all([initSafetensors(), parts.scan()]);
   const scanning = wantScan && result.loadable;
   let scan = null;
   let hashes = null;

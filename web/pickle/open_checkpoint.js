@@ -6,7 +6,7 @@
 import { SafetensorsError, tensorNotFound } from '../core/errors.js';
 import { toByteSource } from '../source/byte_source.js';
 import { serializeSafetensors } from '../write/writer.js';
-import { openSafetensors } from '../index.js';
+import { openFile } from '../file/open_file.js';
 import { fileName, runScan } from './scan_pickle.js';
 import { checkpointToSafetensors } from './checkpoint_convert.js';
 import { littleEndianSource } from './byte_order.js';
@@ -179,7 +179,7 @@ export async function openCheckpoint(source) {
       const t = recordOf(name);
       const data = /** @type {Uint8Array} */ (await tensorBytes(storageBytes(), t, byKey.get(t.storage)));
       const one = await serializeSafetensors([{ name, dtype: t.dtype, shape: t.shape, data }]);
-      return (await openSafetensors(one)).getTensor(name);
+      return (await openFile(one, {}, true)).getTensor(name);
     },
     describe: checkpointDescribe(tensors, objects),
     toSafetensors: /** @type {Checkpoint['toSafetensors']} */ (
