@@ -2,8 +2,11 @@
 // has loaded nothing yet gets it. The package is packed and installed by name into a Vite app
 // (tests/bench/cold_app), built for production and served on 127.0.0.1; each round launches a
 // fresh Chromium (a fresh profile: no HTTP or code cache carried over), picks the file and times
-// on the page, from the pick: the import of the package, openSafetensors, describe(), and the
-// plain-JS baseline (File.slice + JSON.parse of the header), in alternating order. It also times
+// on the page, from the pick: the import of the package, openSafetensors, describe(); and, in a
+// fresh Chromium of its own, the plain-JS baseline (File.slice + JSON.parse of the header), so
+// that each is the first read of the picked file (on one page, whichever ran second read a file
+// the first had read, and the ratio swung with the order). A round's ratio is its card over
+// its baseline; the table gives their median. It also times
 // the page that opens with { preloadCard: true } (the card module loading beside the open) and
 // the one that calls preload() when it loads (before the pick). COLD_BEFORE=DIR
 // (an earlier checkout of the package, web/wasm built) adds its app to the same rounds, for a
@@ -31,8 +34,8 @@ const median = (values) => {
 };
 
 /** One fresh Chromium on the built app: the page's timings for `path`. */
-async function coldRun(dist, path, order, query) {
-  const { result, errors } = await onPage(dist, `?order=${order}&${query}`, async (page) => {
+async function coldRun(dist, path, query) {
+  const { result, errors } = await onPage(dist, `?${query}`, async (page) => {
     await page.waitForFunction(() => document.body.dataset.state === 'ready');
     await page.setInputFiles('#file', path);
     await page.waitForFunction(() => document.body.dataset.state === 'done', null, { timeout: 60_000 });
@@ -47,22 +50,22 @@ try {
   await mkdir(join(work, 'now'));
   const dist = join((await buildPackedApp(join(work, 'now'), APP)).app, 'dist');
   const hasPreload = typeof (await import('../../web/index.js')).preload === 'function';
-  const variants = [{ name: 'plain use', dist, query: 'preload=0' }];
-  variants.push({ name: 'opens with { preloadCard: true }', dist, query: 'hint=1' });
+  const variants = [{ name: 'plain use', dist, query: 'order=package&preload=0' }];
+  variants.push({ name: 'opens with { preloadCard: true }', dist, query: 'order=package&hint=1' });
   // Not the issue's measure (the page loads the package before the pick): what a page gets that
   // calls preload() when it loads.
-  if (hasPreload) variants.push({ name: 'preload() when the page loads', dist, query: 'preload=early' });
+  if (hasPreload) variants.push({ name: 'preload() when the page loads', dist, query: 'order=package&preload=early' });
   if (process.env.COLD_BEFORE) {
     await mkdir(join(work, 'before'));
     const before = (await buildPackedApp(join(work, 'before'), APP, process.env.COLD_BEFORE)).app;
     variants.unshift({
       name: `before (${process.env.COLD_BEFORE_NAME ?? process.env.COLD_BEFORE})`,
       dist: join(before, 'dist'),
-      query: 'preload=0',
+      query: 'order=package&preload=0',
     });
   }
   console.log(
-    `\nCold start in Chromium (headless, Debian): a Vite production build of an app with the packed package as a dependency, ${ROUNDS} fresh launches (fresh profile) per file and variant; the baseline and the package's path in alternating order; medians, ms from the pick.\n`,
+    `\nCold start in Chromium (headless, Debian): a Vite production build of an app with the packed package as a dependency, ${ROUNDS} fresh launches (fresh profile) per file and variant, and ${ROUNDS} of the baseline alone; medians, ms from the pick.\n`,
   );
   console.log(
     '| file | page | plain JS | import | open | describe | first card | card / plain (median of runs) | warm open + describe |\n|---|---|---:|---:|---:|---:|---:|---:|---:|',
@@ -75,9 +78,11 @@ try {
     }
     // Rounds interleave the variants, so that the machine's load falls on each alike.
     const runs = variants.map(() => []);
-    for (let round = 0; round < ROUNDS; round++)
+    for (let round = 0; round < ROUNDS; round++) {
+      const { plain } = await coldRun(dist, path, 'order=plain');
       for (const [v, variant] of variants.entries())
-        runs[v].push(await coldRun(variant.dist, path, round % 2 ? 'package,plain' : 'plain,package', variant.query));
+        runs[v].push({ ...(await coldRun(variant.dist, path, variant.query)), plain });
+    }
     for (const [v, variant] of variants.entries()) {
       const m = (pick) => median(runs[v].map(pick));
       const ratio = median(runs[v].map((r) => r.package.ms / r.plain.ms));
