@@ -59,6 +59,7 @@ function readableDataStart(header) {
  * The card of a header as read, loadable or not, and a note when it is null or built from part
  * of the header (a header that could not be read has no tensors).
  * @param {ReturnType<typeof import('../header/header_table.js').decodeHeaderTable>} header
+ * @param {ValidateParts} parts
  * @returns {Promise<{ card: import('../index.js').ModelCard | null, cardNote?: string }>}
  */
 async function cardOf(header, parts) {
