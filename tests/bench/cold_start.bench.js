@@ -89,6 +89,10 @@ try {
       console.log(
         `| ${label} | ${variant.name} | ${m((r) => r.plain.ms).toFixed(1)} | ${m((r) => r.package.import).toFixed(1)} | ${m((r) => r.package.open).toFixed(1)} | ${m((r) => r.package.describe).toFixed(1)} | ${m((r) => r.package.ms).toFixed(1)} | **${ratio.toFixed(2)}x** | ${m((r) => r.warm.open + r.warm.describe).toFixed(1)} |`,
       );
+      if (runs[v][0].preloadedAt !== null)
+        console.log(
+          `|  | (preload() resolved ${m((r) => r.preloadedAt).toFixed(0)} ms after the page started) | | | | | | | |`,
+        );
       if (process.env.COLD_FETCHES)
         console.log(
           runs[v]

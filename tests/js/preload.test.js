@@ -40,3 +40,38 @@ test('preload() with bad options is a TypeError', async () => {
   await expect(preload(/** @type {any} */ (null))).rejects.toThrow(TypeError);
   await expect(preload(/** @type {any} */ ({ card: 'yes' }))).rejects.toThrow(/booleans/);
 });
+
+test("preload()'s warm-up headers are what they stand for: a loadable LyCORIS adapter and a Llama-style checkpoint", async () => {
+  const { warmHeaders } = await import('../../web/file/warm_headers.js');
+  const [adapter, checkpoint] = warmHeaders();
+  // The file as the header says it is, its data never read (preload() reads none either).
+  const open = async (/** @type {{ parts: Uint8Array[], size: number }} */ { parts, size }) => {
+    const start = new Uint8Array([...parts[0], ...parts[1]]);
+    const source = {
+      size,
+      read: async (/** @type {number} */ offset, /** @type {number} */ length) => {
+        if (offset + length > start.byteLength) throw new Error(`read past the header: ${offset}+${length}`);
+        return start.subarray(offset, offset + length);
+      },
+    };
+    const st = await openSafetensors(source);
+    return { st, card: await st.describe() };
+  };
+  const a = await open(adapter);
+  expect(a.st.report.loadable).toBe(true);
+  expect(a.st.report.findings).toEqual([]);
+  expect(a.st.tensors.length).toBe(1760);
+  expect(a.card.kind).toBe('adapter');
+  expect(a.card.adapter).toMatchObject({
+    format: 'kohya',
+    networkModule: 'lycoris.kohya',
+    targets: ['text_encoder', 'unet'],
+  });
+  expect(a.card.triggerWords.map((w) => w.text)).toEqual(['warm']);
+  const c = await open(checkpoint);
+  expect(c.st.report.loadable).toBe(true);
+  expect(c.st.report.findings).toEqual([]);
+  expect(c.st.tensors.length).toBe(3 + 9 * 32);
+  expect(c.card.kind).toBe('model');
+  expect(JSON.stringify(c.card.family)).toMatch(/llama/i);
+});

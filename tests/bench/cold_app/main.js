@@ -39,7 +39,15 @@ async function firstCard(file) {
 }
 
 // A page that will show a card: the package and its modules load before the pick.
-const early = query.get('preload') === 'early' ? import('safetensors-wasm').then((api) => api.preload()) : null;
+let preloadedAt = null; // ms from the page's start to preload()'s end
+const early =
+  query.get('preload') === 'early'
+    ? import('safetensors-wasm')
+        .then((api) => api.preload())
+        .then(() => {
+          preloadedAt = performance.now();
+        })
+    : null;
 
 document.getElementById('file').addEventListener('change', async (e) => {
   const [file] = e.target.files;
@@ -63,6 +71,7 @@ document.getElementById('file').addEventListener('change', async (e) => {
         start: r.startTime - since,
         end: r.responseEnd - since,
       }));
+    result.preloadedAt = preloadedAt;
     out.textContent = JSON.stringify(result);
   } catch (error) {
     out.textContent = `error: ${error.message}`;
