@@ -6,13 +6,15 @@
 // fresh Chromium of its own, the plain-JS baseline (File.slice + JSON.parse of the header), so
 // that each is the first read of the picked file (on one page, whichever ran second read a file
 // the first had read, and the ratio swung with the order). A round's ratio is its card over
-// its baseline; the table gives their median. It also times
+// its baseline; the table gives their median. Each round also times the floor under any first
+// card (tests/bench/cold_floor: a one-line module's import and the two .wasm compiled, nothing
+// run), in a fresh Chromium of its own. It also times
 // the page that opens with { preloadCard: true } (the card module loading beside the open) and
 // the one that calls preload() when it loads (before the pick). COLD_BEFORE=DIR
 // (an earlier checkout of the package, web/wasm built) adds its app to the same rounds, for a
 // before/after in one run. Prints Markdown.
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +22,9 @@ import { buildPackedApp, onPage } from '../browser/packed_app.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const APP = fileURLToPath(new URL('./cold_app/', import.meta.url));
+// The floor under any first card: a one-line module's import and the two .wasm compiled.
+const FLOOR = fileURLToPath(new URL('./cold_floor/', import.meta.url));
+const WASM = fileURLToPath(new URL('../../web/wasm/', import.meta.url));
 const FILES = {
   "the demo's sample": fileURLToPath(new URL('../../demo/sample.safetensors', import.meta.url)),
   'kohya LoKr (1,750 tensors)': fileURLToPath(
@@ -49,6 +54,11 @@ const work = await mkdtemp(join(tmpdir(), 'stw-cold-bench-'));
 try {
   await mkdir(join(work, 'now'));
   const dist = join((await buildPackedApp(join(work, 'now'), APP)).app, 'dist');
+  const floor = join(work, 'floor');
+  await mkdir(floor);
+  for (const name of await readdir(FLOOR)) await copyFile(join(FLOOR, name), join(floor, name));
+  for (const name of ['safetensors_core.wasm', 'safetensors_card.wasm'])
+    await copyFile(join(WASM, name), join(floor, name));
   const hasPreload = typeof (await import('../../web/index.js')).preload === 'function';
   const variants = [{ name: 'plain use', dist, query: 'order=package&preload=0' }];
   variants.push({ name: 'opens with { preloadCard: true }', dist, query: 'order=package&hint=1' });
@@ -78,11 +88,17 @@ try {
     }
     // Rounds interleave the variants, so that the machine's load falls on each alike.
     const runs = variants.map(() => []);
+    const floors = [];
     for (let round = 0; round < ROUNDS; round++) {
       const { plain } = await coldRun(dist, path, 'order=plain');
       for (const [v, variant] of variants.entries())
         runs[v].push({ ...(await coldRun(variant.dist, path, variant.query)), plain });
+      floors.push({ ...(await coldRun(floor, path, '')), plain });
     }
+    const f = (pick) => median(floors.map(pick));
+    console.log(
+      `| ${label} | floor: a one-line module's import, then the core's and the card's .wasm compiled, nothing run (columns: import, core, card) | ${f((r) => r.plain.ms).toFixed(1)} | ${f((r) => r.floor.import).toFixed(1)} | ${f((r) => r.floor.core).toFixed(1)} | ${f((r) => r.floor.card).toFixed(1)} | ${f((r) => r.floor.ms).toFixed(1)} | **${f((r) => r.floor.ms / r.plain.ms).toFixed(2)}x** | |`,
+    );
     for (const [v, variant] of variants.entries()) {
       const m = (pick) => median(runs[v].map(pick));
       const ratio = median(runs[v].map((r) => r.package.ms / r.plain.ms));
