@@ -1,10 +1,11 @@
 // safetensors-wasm: open a .safetensors file (header, metadata, tensors, model card, hashes),
 // validate it, open sharded models and diffusers pipelines, write files. This module only
 // puts the package together; each part lives in the folder named for its concern.
-// What opening a file needs is imported here; every other part (sharded models, pipelines,
-// diff, check-adapter, Civitai, ML-BOM, signatures, pickles) is in ./extras.js, loaded on the
-// first call of any of them, so that a page importing the package parses only the open path's
-// code before its first card (issue 39: the package's import was 40% of a cold first card).
+// What opening a file needs is imported here. Every other part loads on its first call:
+// sharded models, pipelines, diff, check-adapter, Civitai, ML-BOM, signatures and the pickle
+// scan from ./extras.js, validateSafetensors and openCheckpoint from modules of their own. A
+// page importing the package then parses only the open path's code before its first card
+// (issue 39: the package's import had been 40% of a cold first card).
 import { openFile } from './file/open_file.js';
 import { checkOptions } from './file/options.js';
 
