@@ -2,9 +2,9 @@
 // data scan and hashes in the same read when asked for. Never throws for a bad file, nor for
 // a URL that answers an error status (its verdict says so, with the status). The card and the
 // scan/hash code come in as `parts`: the package's validateSafetensors (./validate_file.js)
-// imports them, the CLI (web/cli/validate.js) loads them only when asked for. No dynamic
-// import here: a bundler that meets one of a module the open path imports too splits that
-// path into a chunk per module (issue 39).
+// imports them, the CLI (web/cli/validate.js) loads them only when asked for. No import()
+// here: where a module the open path imports statically is also imported with import(),
+// Rolldown (Vite 8) splits the open path into a chunk per module (issue 39).
 import { initSafetensors } from '../core/modules.js';
 import { SafetensorsError } from '../core/errors.js';
 import { toByteSource } from '../source/byte_source.js';
