@@ -2,7 +2,7 @@
 // pickle scan's when asked), so that describe() uses the card module it loaded, and its warm-up
 // run changes no card; bad options are a TypeError.
 import { expect, test } from 'vitest';
-import { openSafetensors, preload } from '../../web/index.js';
+import { initSafetensors, openSafetensors, preload } from '../../web/index.js';
 import { loadedCardModule, loadedCore, loadPickleModule } from '../../web/core/modules.js';
 import { writeSafetensors } from '../../tools/write_safetensors.js';
 
@@ -43,10 +43,10 @@ test('preload() with bad options is a TypeError', async () => {
 
 test("preload()'s warm-up headers are what they stand for: a loadable LyCORIS adapter and a Llama-style checkpoint", async () => {
   const { warmHeaders } = await import('../../web/file/warm_headers.js');
-  const [adapter, checkpoint] = warmHeaders();
+  const [adapter, checkpoint] = warmHeaders(await initSafetensors());
   // The file as the header says it is, its data never read (preload() reads none either).
   const open = async (/** @type {{ parts: Uint8Array[], size: number }} */ { parts, size }) => {
-    const start = new Uint8Array([...parts[0], ...parts[1]]);
+    const start = new Uint8Array(parts.flatMap((part) => [...part]));
     const source = {
       size,
       read: async (/** @type {number} */ offset, /** @type {number} */ length) => {

@@ -21,7 +21,7 @@ export async function preload(options = {}) {
     throw new TypeError('preload: options.card and options.pickle must be booleans');
   // Each module runs as soon as it is loaded (the card's run needs the core's header table).
   const coreRun = initSafetensors().then((core) =>
-    warmHeaders().map(({ parts, size }) => {
+    warmHeaders(core).map(({ parts, size }) => {
       const header = analyzeHeader(core, parts, size);
       void header.tensors; // decoded on first read, as opening a file does
       return header;

@@ -4,6 +4,7 @@
 // such files runs has run, long enough for the hot functions to be optimized. No file's
 // values: names and shapes follow the two layouts' conventions (kohya sd-scripts and LyCORIS
 // module names; Hugging Face transformers' Llama parameter names).
+import { headerBytes, metadataJson } from '../write/header_bytes.js';
 
 /** Modules of each kind in each part of the adapter (16 tensors each: 1,760 in all). */
 const ADAPTER_MODULES = 110;
@@ -11,35 +12,29 @@ const ADAPTER_MODULES = 110;
 const CHECKPOINT_LAYERS = 32;
 
 /**
- * @param {Record<string, unknown>} header
- * @param {number} dataBytes
+ * A header's tensors in `dtypeName`, laid out one after another, and then the header's bytes as
+ * the package's writer makes them (web/write/header_bytes.js).
+ * @param {import('../core/wasm_module.js').Core} core
+ * @param {string} dtypeName
  */
-function start(header, dataBytes) {
-  const text = JSON.stringify(header);
-  // Padded with spaces to a multiple of 8, as safetensors' writer pads.
-  const bytes = new TextEncoder().encode(text + ' '.repeat((8 - (text.length % 8)) % 8));
-  const prefix = new Uint8Array(8);
-  new DataView(prefix.buffer).setBigUint64(0, BigInt(bytes.byteLength), true);
-  return { parts: [prefix, bytes], size: 8 + bytes.byteLength + dataBytes };
-}
-
-/**
- * A header's tensors, laid out one after another.
- * @param {Record<string, unknown>} header
- * @param {string} dtype
- * @param {number} size bytes per element
- */
-function tensorAdder(header, dtype, size) {
+function layout(core, dtypeName) {
+  const dtype = /** @type {import('../core/tables.js').DtypeRow} */ (
+    core.tables.dtypes.find((d) => d.name === dtypeName)
+  );
+  /** @type {{ name: string, dtype: { name: string }, shape: number[], begin: number, end: number }[]} */
+  const entries = [];
   let offset = 0;
   return {
     /** @param {string} name @param {number[]} shape */
     add(name, shape) {
-      const bytes = size * shape.reduce((a, b) => a * b, 1);
-      header[name] = { dtype, shape, data_offsets: [offset, offset + bytes] };
-      offset += bytes;
+      const end = offset + (shape.reduce((a, b) => a * b, 1) * dtype.unitBytes) / dtype.unitElements;
+      entries.push({ name, dtype, shape, begin: offset, end });
+      offset = end;
     },
-    get bytes() {
-      return offset;
+    /** @param {Record<string, string>} metadata @returns {{ parts: Uint8Array[], size: number }} the prefix and header, and the file's size */
+    start(metadata) {
+      const header = headerBytes(core, metadataJson(metadata), entries);
+      return { parts: [header], size: header.byteLength + offset };
     },
   };
 }
@@ -50,26 +45,24 @@ function tensorAdder(header, dtype, size) {
  * (a tag frequency, dataset folders, network args), so that what a first card of such a file
  * runs (the analysis, the adapter scan, the metadata's JSON, the card and its tree) has run once.
  * `modules` modules of each kind in each part.
+ * @param {import('../core/wasm_module.js').Core} core
  * @param {number} modules
  */
-function adapterStart(modules) {
-  /** @type {Record<string, unknown>} */
-  const header = {
-    __metadata__: {
-      format: 'pt',
-      ss_network_module: 'lycoris.kohya',
-      ss_network_dim: '4',
-      ss_network_alpha: '1',
-      ss_network_args: JSON.stringify({ conv_dim: '4', algo: 'lokr' }),
-      ss_tag_frequency: JSON.stringify({ '10_warm': { warm: 3, 'a tag': 1, 'another tag': 2 } }),
-      ss_dataset_dirs: JSON.stringify({ '10_warm': { n_repeats: 10, img_count: 3 } }),
-      ss_sd_model_name: 'v1-5-pruned.safetensors',
-      ss_output_name: 'warm',
-      ss_training_started_at: '1700000000.5',
-      sshs_model_hash: '0'.repeat(64),
-    },
+function adapterStart(core, modules) {
+  const metadata = {
+    format: 'pt',
+    ss_network_module: 'lycoris.kohya',
+    ss_network_dim: '4',
+    ss_network_alpha: '1',
+    ss_network_args: JSON.stringify({ conv_dim: '4', algo: 'lokr' }),
+    ss_tag_frequency: JSON.stringify({ '10_warm': { warm: 3, 'a tag': 1, 'another tag': 2 } }),
+    ss_dataset_dirs: JSON.stringify({ '10_warm': { n_repeats: 10, img_count: 3 } }),
+    ss_sd_model_name: 'v1-5-pruned.safetensors',
+    ss_output_name: 'warm',
+    ss_training_started_at: '1700000000.5',
+    sshs_model_hash: '0'.repeat(64),
   };
-  const tensors = tensorAdder(header, 'F16', 2);
+  const tensors = layout(core, 'F16');
   const add = tensors.add;
   for (let i = 0; i < modules; i++) {
     const parts = [
@@ -93,17 +86,16 @@ function adapterStart(modules) {
       }
     }
   }
-  return start(header, tensors.bytes);
+  return tensors.start(metadata);
 }
 
 /**
  * The first bytes of a Llama-style checkpoint of `layers` decoder layers (BF16, 4096 wide).
+ * @param {import('../core/wasm_module.js').Core} core
  * @param {number} layers
  */
-function checkpointStart(layers) {
-  /** @type {Record<string, unknown>} */
-  const header = { __metadata__: { format: 'pt' } };
-  const tensors = tensorAdder(header, 'BF16', 2);
+function checkpointStart(core, layers) {
+  const tensors = layout(core, 'BF16');
   tensors.add('model.embed_tokens.weight', [32000, 4096]);
   for (let i = 0; i < layers; i++) {
     const at = `model.layers.${i}`;
@@ -120,10 +112,13 @@ function checkpointStart(layers) {
   }
   tensors.add('model.norm.weight', [4096]);
   tensors.add('lm_head.weight', [32000, 4096]);
-  return start(header, tensors.bytes);
+  return tensors.start({ format: 'pt' });
 }
 
-/** The two headers preload() runs, as { parts, size } (a length prefix and a header, and the file size). */
-export function warmHeaders() {
-  return [adapterStart(ADAPTER_MODULES), checkpointStart(CHECKPOINT_LAYERS)];
+/**
+ * The two headers preload() runs, as { parts, size } (the length prefix and header, and the file's size).
+ * @param {import('../core/wasm_module.js').Core} core
+ */
+export function warmHeaders(core) {
+  return [adapterStart(core, ADAPTER_MODULES), checkpointStart(core, CHECKPOINT_LAYERS)];
 }
