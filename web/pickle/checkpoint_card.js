@@ -50,8 +50,8 @@ function withObjectFacts(card, tensors, objects) {
     return typeof v === 'string' && v !== '' ? v : null;
   };
   const step = value.get('step');
-  card.embedding = { ...card.embedding, name: text('name'), step: typeof step === 'number' ? step : null };
   const name = text('name');
+  card.embedding = { ...card.embedding, name, step: typeof step === 'number' ? step : null };
   if (name !== null) {
     card.title ??= name;
     if (!card.triggerWords.some((w) => w.text === name)) card.triggerWords.unshift({ text: name, source: 'name' });
