@@ -2,7 +2,7 @@
 // what was picked, dropped or typed goes to its view (views.js), one at a time.
 import { isPipelineSource, preload } from '../web/index.js';
 import { EXPAND_ALL_LIMIT, expandAll } from './module_tree.js';
-import { dropped } from './dropped.js';
+import { dropped } from '../web/element/dropped_files.js';
 import { clearView, showFailure, state } from './page.js';
 import { hashFile, preview, scan } from './reads.js';
 import { showCheckpoint, showFile, showFiles, showModel, showPipeline } from './views.js';

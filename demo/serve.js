@@ -10,8 +10,8 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /**
- * The package's runtime dependencies, for pages without a bundler: hash-wasm, and PKI.js with
- * its own (for certificate and keyless signatures). Each is served from node_modules, and an
+ * The package's runtime dependencies, for pages without a bundler: hash-wasm, PKI.js with its
+ * own (for certificate and keyless signatures), and Lit (for the element). Each is served from node_modules, and an
  * HTML page gets them as its import map where it says IMPORT_MAP_PLACE.
  */
 const IMPORTS = {
@@ -21,6 +21,14 @@ const IMPORTS = {
   '@peculiar/utils': 'node_modules/@peculiar/utils/build/index.js',
   bytestreamjs: 'node_modules/bytestreamjs/build/index.js',
   '@noble/hashes/': 'node_modules/@noble/hashes/',
+  // Lit, which <safetensors-card> is built on (web/element/), and the three packages it is made of.
+  lit: 'node_modules/lit/index.js',
+  'lit/': 'node_modules/lit/',
+  'lit-html': 'node_modules/lit-html/lit-html.js',
+  'lit-html/': 'node_modules/lit-html/',
+  'lit-element/': 'node_modules/lit-element/',
+  '@lit/reactive-element': 'node_modules/@lit/reactive-element/reactive-element.js',
+  '@lit/reactive-element/': 'node_modules/@lit/reactive-element/',
 };
 export const IMPORT_MAP_PLACE = '<!-- import map (demo/serve.js) -->';
 const IMPORT_MAP = `<script type="importmap">${JSON.stringify({

@@ -6,7 +6,7 @@
 // and named in the output's metadata. Nothing of the pickle is ever run.
 import { openSafetensors } from '../../web/index.js';
 import { LEFT_BEHIND_KEY } from '../../web/pickle/checkpoint_convert.js';
-import { saveBlob } from './save_file.js';
+import { saveBlob } from '../../web/element/save_blob.js';
 import { $, formatBytes, plural, shown } from '../text.js';
 
 /** The formats toSafetensors converts (torch.save's; a plain pickle holds no storages). */

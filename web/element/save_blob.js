@@ -1,9 +1,13 @@
-// How the demo saves a file it made: a download (an object URL, revoked once the download has
-// it), or, where the browser has the File System Access API (window.showSaveFilePicker), a file
-// the user picks, the Blob streamed into it so that a checkpoint's gigabytes never sit in memory.
-// The Convert panel (convert_panel.js) saves with either; the editor (../edit_panel.js) downloads.
+// How <safetensors-card> saves a file it made (a converted checkpoint): a download (an object
+// URL, revoked once the download has it), or, where the browser has the File System Access API
+// (showSaveFilePicker: Chromium), a file the user picks, the Blob streamed into it so that a
+// checkpoint's gigabytes never sit in memory twice. The demo's editor downloads with it too.
 
-/** Saves `blob` as a download named `name`. */
+/**
+ * Saves `blob` as a download named `name`.
+ * @param {Blob} blob
+ * @param {string} name
+ */
 export function download(blob, name) {
   const url = URL.createObjectURL(blob);
   const a = Object.assign(document.createElement('a'), { href: url, download: name });
@@ -24,18 +28,20 @@ export function download(blob, name) {
  * @returns {Promise<{ how: 'saved' | 'downloaded', name: string } | null>} null: the user cancelled
  */
 export async function saveBlob(blob, name, onProgress = () => {}) {
-  if (typeof window.showSaveFilePicker !== 'function') {
+  /** @type {any} */
+  const w = window;
+  if (typeof w.showSaveFilePicker !== 'function') {
     download(blob, name);
     return { how: 'downloaded', name };
   }
   let handle;
   try {
-    handle = await window.showSaveFilePicker({
+    handle = await w.showSaveFilePicker({
       suggestedName: name,
       types: [{ description: 'safetensors file', accept: { 'application/octet-stream': ['.safetensors'] } }],
     });
   } catch (error) {
-    if (error?.name === 'AbortError') return null;
+    if (error instanceof Error && error.name === 'AbortError') return null;
     download(blob, name);
     return { how: 'downloaded', name };
   }

@@ -1,0 +1,178 @@
+// The reads behind <safetensors-card>'s buttons, without the DOM: hashes (of a file, or of each
+// shard of a sharded model in turn), the data scan, a tensor's first values, a checkpoint
+// converted, and which hashes a Civitai lookup asks with.
+import { validateSafetensors } from '../index.js';
+
+/** A tensor's preview holds at most this many values (whole rows of its first dimension). */
+const PREVIEW_ELEMENTS = 4096;
+/** A row larger than this is not read for a preview. */
+const MAX_PREVIEW_ROW = 1 << 24;
+/** Values written out in a preview. */
+const PREVIEW_SHOWN = 64;
+
+/**
+ * @typedef {import('./open_answer.js').Answer} Answer
+ * @typedef {import('../index.js').HashResult} HashResult
+ * @typedef {import('../index.js').Finding} Finding
+ * @typedef {{ signal: AbortSignal, onProgress: (done: number, total: number) => void }} ReadContext
+ * @typedef {{ name: string, hashes: HashResult }} ShardHashes
+ * @typedef {{ file: HashResult | null, shards: ShardHashes[], findings: Finding[] }} Hashed
+ */
+
+/**
+ * Each loadable shard of a model, read whole in turn by validateSafetensors with `options`;
+ * progress runs over all of them. The findings each read adds come with their shard.
+ * @param {import('./open_answer.js').ModelAnswer} answer
+ * @param {import('../index.js').ValidateOptions} options
+ * @param {ReadContext} context
+ */
+async function eachShard(answer, options, { signal, onProgress }) {
+  const shards = answer.shards.filter((s) => s.report.loadable);
+  const results = [];
+  for (const [i, shard] of shards.entries()) {
+    const source = shard.source();
+    if (source === null) continue;
+    const progress = (/** @type {number} */ done, /** @type {number} */ total) =>
+      onProgress(i + (total === 0 ? 1 : done / total), shards.length);
+    const report = await validateSafetensors(source, { ...options, signal, onProgress: progress });
+    const added = report.findings.slice(shard.report.findings.length).map((f) => ({ ...f, shard: shard.name }));
+    results.push({ name: shard.name, report, added });
+  }
+  return results;
+}
+
+/**
+ * The hashes of what is shown: a file's (loadable or not: "is my download intact?"), each
+ * shard's, or a checkpoint's; the findings of claims that do not match.
+ * @param {Answer} answer a file, model or checkpoint answer
+ * @param {ReadContext} context
+ * @returns {Promise<Hashed>}
+ */
+export async function hashAnswer(answer, context) {
+  if (answer.kind === 'model') {
+    const results = await eachShard(answer, { hash: true }, context);
+    const shards = results.map((r) => ({ name: r.name, hashes: /** @type {HashResult} */ (r.report.hashes) }));
+    return { file: null, shards, findings: results.flatMap((r) => r.added) };
+  }
+  if (answer.kind === 'file' && answer.opened) {
+    const file = await answer.opened.hash(context);
+    return { file, shards: [], findings: file.findings };
+  }
+  if (answer.kind !== 'file' && answer.kind !== 'checkpoint') throw new TypeError(`nothing to hash in a ${answer.kind}`);
+  const report = await validateSafetensors(answer.source, { hash: true, ...context });
+  const file = /** @type {HashResult} */ (report.hashes);
+  return { file, shards: [], findings: file.findings };
+}
+
+/**
+ * The data scan of a loadable file or of each loadable shard: per tensor its NaN, infinities and
+ * whether it is all zero.
+ * @param {Answer} answer a file or model answer
+ * @param {ReadContext} context
+ * @returns {Promise<{ tensors: import('../index.js').TensorScan[], bytes: number, shards: number, findings: Finding[] }>}
+ */
+export async function scanAnswer(answer, context) {
+  if (answer.kind === 'model') {
+    const results = await eachShard(answer, { scanData: true }, context);
+    const scans = results.map((r) => r.report.dataScan).filter((s) => s !== null && s !== undefined);
+    return {
+      tensors: scans.flatMap((s) => s.tensors),
+      bytes: scans.reduce((sum, s) => sum + s.bytes, 0),
+      shards: results.length,
+      findings: results.flatMap((r) => r.added),
+    };
+  }
+  if (answer.kind !== 'file') throw new TypeError(`nothing to scan in a ${answer.kind}`);
+  const report = await validateSafetensors(answer.source, { scanData: true, ...context });
+  const added = report.findings.slice(answer.report.findings.length);
+  return { tensors: report.dataScan?.tensors ?? [], bytes: report.dataScan?.bytes ?? 0, shards: 0, findings: added };
+}
+
+/** A value as a preview writes it: fractions to 6 significant digits. */
+export const formatValue = (/** @type {unknown} */ v) =>
+  typeof v === 'number' && !Number.isInteger(v) ? v.toPrecision(6) : String(v);
+
+/**
+ * A tensor's first values as text: whole rows of its first dimension, as many as fit in
+ * PREVIEW_ELEMENTS (at least one), decoded by getTensor.
+ * @param {{ getTensor(name: string, options?: object): Promise<ArrayLike<unknown> & { subarray(a: number, b: number): ArrayLike<unknown> }> }} opened
+ * @param {{ name: string, dtype: string | null, shape: number[] }} t
+ */
+export async function previewText(opened, t) {
+  const rowElements = t.shape.slice(1).reduce((a, b) => a * b, 1);
+  if (rowElements > MAX_PREVIEW_ROW)
+    return `${t.name}: one row holds ${rowElements.toLocaleString('en')} values; too many to preview here.`;
+  const checkpoint = !('dataOffsets' in t);
+  if (checkpoint && t.shape.reduce((a, b) => a * b, 1) > MAX_PREVIEW_ROW)
+    return `${t.name}: ${t.shape.reduce((a, b) => a * b, 1).toLocaleString('en')} values; too many to preview here.`;
+  const rows =
+    t.shape.length === 0 || checkpoint
+      ? null
+      : [0, Math.min(t.shape[0], Math.max(1, Math.floor(PREVIEW_ELEMENTS / Math.max(rowElements, 1))))];
+  const started = performance.now();
+  const values = await opened.getTensor(t.name, rows ? { rows } : {});
+  const ms = performance.now() - started;
+  const first = Array.from(values.subarray(0, PREVIEW_SHOWN), formatValue).join(', ');
+  const what = rows ? `rows ${rows[0]}–${rows[1]} of ${t.shape[0]}` : t.shape.length ? `[${t.shape.join(', ')}]` : 'scalar';
+  return `${t.name} (${t.dtype}, ${what}, ${values.length.toLocaleString('en')} values, ${ms.toFixed(1)} ms):\n${first}${values.length > PREVIEW_SHOWN ? ', …' : ''}`;
+}
+
+/**
+ * The converted file's name: lightning.ckpt → lightning.safetensors, a URL's last part likewise,
+ * and pytorch_model.bin → model.safetensors (the names the Hub's repositories use for the two).
+ * @param {string} name
+ */
+export function outputName(name) {
+  const last = name.replace(/[?#].*$/, '').split(/[/\\]/).pop() ?? '';
+  const base = last.replace(/\.[^.]*$/, '') || 'model';
+  return `${base === 'pytorch_model' ? 'model' : base}.safetensors`;
+}
+
+/** The formats toSafetensors converts (torch.save's; a plain pickle holds no storages). */
+export const CONVERTIBLE = new Set(['pytorch-zip', 'pytorch-legacy']);
+
+/**
+ * The hashes a Civitai lookup asks with, in turn, each with what it is: the file's SHA-256, then
+ * its data section's AutoV3 (the metadata may have been edited); before hashing, the data hash
+ * the metadata claims (the card's by-hash URL). Empty when no hash is known.
+ * @param {import('../index.js').ModelCard | null} card
+ * @param {HashResult | null} hashed
+ * @returns {{ hash: string, what: string }[]}
+ */
+export function civitaiAsks(card, hashed) {
+  if (hashed?.sha256) {
+    const asks = [{ hash: hashed.sha256, what: `the file's SHA-256 ${hashed.sha256.slice(0, 12)}…` }];
+    if (hashed.autoV3) asks.push({ hash: hashed.autoV3, what: `the data section's AutoV3 ${hashed.autoV3}` });
+    return asks;
+  }
+  const claimed = card?.civitai?.byHashUrl?.split('/').pop();
+  return claimed ? [{ hash: claimed, what: `the data hash the metadata claims (AutoV3 ${claimed})` }] : [];
+}
+
+/**
+ * `text` when it is an https://civitai.com/ page (a link the element may show), else null.
+ * @param {unknown} text
+ */
+export function civitaiPage(text) {
+  let url;
+  try {
+    url = new URL(String(text));
+  } catch {
+    return null;
+  }
+  return url.protocol === 'https:' && url.hostname === 'civitai.com' && !url.username && !url.password ? url.href : null;
+}
+
+/**
+ * `text` when it is an http(s) URL (a link the element may show), else null: javascript:, data:
+ * and relative URLs from a stranger's file stay text.
+ * @param {unknown} text
+ */
+export function webLink(text) {
+  try {
+    const url = new URL(String(text));
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}
