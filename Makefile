@@ -61,7 +61,13 @@ wasm: $(STAMP_DIR)/apt $(STAMP_DIR)/npm
 $(SAMPLE): demo/make_sample.js tools/weight_codes.js tools/write_safetensors.js $(STAMP_DIR)/npm
 	node demo/make_sample.js $@
 
-build: native wasm $(SAMPLE)
+# The Custom Elements Manifest of <safetensors-card> (custom-elements-manifest.config.mjs), shipped
+# in the package (package.json "customElements"), generated from the element's JSDoc.
+CEM := custom-elements.json
+$(CEM): web/element/element.js web/element/safetensors_card.js custom-elements-manifest.config.mjs $(STAMP_DIR)/npm
+	npx custom-elements-manifest analyze --quiet
+
+build: native wasm $(SAMPLE) $(CEM)
 
 native-test: build
 	ctest --test-dir $(NATIVE_DIR) --output-on-failure -j2
@@ -96,7 +102,7 @@ test-fast: native-test
 # npm users' tools see it: publint --strict and attw (ESM only; the two .wasm exports are files,
 # not modules, so they are left out). All in npm run lint (package.json).
 CXX_SOURCES = $(shell find cpp tests -name '*.h' -o -name '*.cpp')
-lint: wasm
+lint: wasm $(CEM)
 	clang-format --dry-run -Werror $(CXX_SOURCES)
 	npm run lint
 
@@ -214,4 +220,4 @@ fuzz-smoke: fuzz-build build
 	node --expose-gc tests/fuzz/entry_points.fuzz.js --seconds $(ENTRY_FUZZ_SMOKE_SECONDS) --seed $(ENTRY_FUZZ_SEED) --report-timing
 
 clean:
-	rm -rf build web/wasm $(SAMPLE)
+	rm -rf build web/wasm $(SAMPLE) $(CEM)

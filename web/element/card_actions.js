@@ -6,7 +6,15 @@
 import { html, nothing } from 'lit';
 import { lookupCivitai, openSafetensors } from '../index.js';
 import { LEFT_BEHIND_KEY } from '../pickle/checkpoint_convert.js';
-import { CONVERTIBLE, civitaiAsks, civitaiPage, hashAnswer, outputName, previewText, scanAnswer } from './card_reads.js';
+import {
+  CONVERTIBLE,
+  civitaiAsks,
+  civitaiPage,
+  hashAnswer,
+  outputName,
+  previewText,
+  scanAnswer,
+} from './card_reads.js';
 import { formatBytes, plural, shown } from './card_words.js';
 import { saveBlob } from './save_blob.js';
 
@@ -53,7 +61,8 @@ export class CardActions {
 
   /** Stops every read and forgets what they found: another answer is shown. */
   reset() {
-    for (const controller of this.running.values()) controller.abort(new DOMException('another source was given', 'AbortError'));
+    for (const controller of this.running.values())
+      controller.abort(new DOMException('another source was given', 'AbortError'));
     this.running.clear();
     this.progress.clear();
     this.status.clear();
@@ -233,9 +242,16 @@ export class CardActions {
     return html`<button type="button" data-testid="${what}-button" ?disabled=${disabled} @click=${onClick}>
         ${running ? 'Stop' : label}
       </button>
-      ${running
-        ? html`<progress data-testid="${what}-progress" max="1" .value=${progress ?? 0} aria-label="${label} progress"></progress>`
-        : nothing}`;
+      ${
+        running
+          ? html`<progress
+              data-testid="${what}-progress"
+              max="1"
+              .value=${progress ?? 0}
+              aria-label="${label} progress"
+            ></progress>`
+          : nothing
+      }`;
   }
 
   /**
@@ -243,8 +259,10 @@ export class CardActions {
    * @param {CardAnswer} a
    */
   render(a) {
-    const hashable = a.kind === 'model' ? a.shards.some((s) => s.report.loadable) : a.size !== null || a.kind === 'file';
-    const scannable = (a.kind === 'file' && a.opened !== null) || (a.kind === 'model' && a.shards.some((s) => s.report.loadable));
+    const hashable =
+      a.kind === 'model' ? a.shards.some((s) => s.report.loadable) : a.size !== null || a.kind === 'file';
+    const scannable =
+      (a.kind === 'file' && a.opened !== null) || (a.kind === 'model' && a.shards.some((s) => s.report.loadable));
     const asks = civitaiAsks(a.card, this.hashed?.file ?? null);
     const named = civitaiPage(a.card?.civitai?.pageUrl);
     const convertible = a.kind === 'checkpoint' && CONVERTIBLE.has(a.opened.format);
@@ -258,46 +276,68 @@ export class CardActions {
         ${asks.length ? this.button('civitai', 'Find on Civitai', () => this.findOnCivitai(a)) : nothing}
       </div>
       ${status('hash')} ${this.hashView()} ${a.kind !== 'checkpoint' ? status('scan') : nothing}
-      ${asks.length || named
-        ? html`<p class="muted">
-              ${asks.length
-                ? `Find on Civitai asks civitai.com with ${asks.map((x) => x.what).join(', then ')}; nothing is sent before you click.`
-                : 'Compute hashes to look this file up on Civitai.'}
-            </p>
-            ${named ? html`<p>Named by the metadata: <a href=${named} target="_blank" rel="noopener noreferrer nofollow">${named}</a></p>` : nothing}
-            ${status('civitai')}
-            ${this.civitai.length
-              ? html`<dl data-testid="civitai-result">
-                  ${this.civitai
-                    .filter(([, value]) => value !== '')
-                    .map(
-                      ([label, value, link]) =>
-                        html`<dt>${label}</dt>
-                          <dd>
-                            ${link
-                              ? html`<a href=${link} target="_blank" rel="noopener noreferrer nofollow" data-testid="civitai-link">${link}</a>`
-                              : shown(value)}
-                          </dd>`,
-                    )}
-                </dl>`
-              : nothing}`
-        : nothing}
-      ${convertible
-        ? html`<h3>Convert to .safetensors</h3>
-            <p class="muted">
-              Writes its ${plural(a.opened.tensors.length, 'tensor')} to ${shown(outputName(a.name))}, as
-              safetensors.torch.save_file does (metadata {"format": "pt"}). Nothing of the pickle is run.
-            </p>
-            <div class="actions">
-              ${this.button('convert', 'Convert and save', () => this.convert(a, false))}
-              ${this.offerUnsafe && !this.running.has('convert')
-                ? html`<button type="button" data-testid="convert-tensors-button" @click=${() => this.convert(a, true)}>
-                    Convert the tensors only, leave the globals behind
-                  </button>`
-                : nothing}
-            </div>
-            ${status('convert')}`
-        : nothing}
+      ${
+        asks.length || named
+          ? html`<p class="muted">
+                ${
+                  asks.length
+                    ? `Find on Civitai asks civitai.com with ${asks.map((x) => x.what).join(', then ')}; nothing is sent before you click.`
+                    : 'Compute hashes to look this file up on Civitai.'
+                }
+              </p>
+              ${named ? html`<p>Named by the metadata: <a href=${named} target="_blank" rel="noopener noreferrer nofollow">${named}</a></p>` : nothing}
+              ${status('civitai')}
+              ${
+                this.civitai.length
+                  ? html`<dl data-testid="civitai-result">
+                      ${this.civitai
+                        .filter(([, value]) => value !== '')
+                        .map(
+                          ([label, value, link]) =>
+                            html`<dt>${label}</dt>
+                              <dd>
+                                ${
+                                  link
+                                    ? html`<a
+                                        href=${link}
+                                        target="_blank"
+                                        rel="noopener noreferrer nofollow"
+                                        data-testid="civitai-link"
+                                        >${link}</a
+                                      >`
+                                    : shown(value)
+                                }
+                              </dd>`,
+                        )}
+                    </dl>`
+                  : nothing
+              }`
+          : nothing
+      }
+      ${
+        convertible
+          ? html`<h3>Convert to .safetensors</h3>
+              <p class="muted">
+                Writes its ${plural(a.opened.tensors.length, 'tensor')} to ${shown(outputName(a.name))}, as
+                safetensors.torch.save_file does (metadata {"format": "pt"}). Nothing of the pickle is run.
+              </p>
+              <div class="actions">
+                ${this.button('convert', 'Convert and save', () => this.convert(a, false))}
+                ${
+                  this.offerUnsafe && !this.running.has('convert')
+                    ? html`<button
+                        type="button"
+                        data-testid="convert-tensors-button"
+                        @click=${() => this.convert(a, true)}
+                      >
+                        Convert the tensors only, leave the globals behind
+                      </button>`
+                    : nothing
+                }
+              </div>
+              ${status('convert')}`
+          : nothing
+      }
       ${status('copy')}
     </section>`;
   }
@@ -306,30 +346,37 @@ export class CardActions {
   hashView() {
     const h = this.hashed;
     if (!h) return nothing;
-    const checks = h.file ? h.file.checks.map((c) => ({ ...c, shard: '' })) : h.shards.flatMap((s) => s.hashes.checks.map((c) => ({ ...c, shard: `${s.name}: ` })));
+    const checks = h.file
+      ? h.file.checks.map((c) => ({ ...c, shard: '' }))
+      : h.shards.flatMap((s) => s.hashes.checks.map((c) => ({ ...c, shard: `${s.name}: ` })));
     const file = h.file;
-    return html`${file
-        ? html`<dl data-testid="hashes">
-            <dt>SHA-256</dt>
-            <dd class="digest" data-testid="hash-sha256">${file.sha256 ?? '–'}</dd>
-            <dt>AutoV2</dt>
-            <dd class="digest" data-testid="hash-autov2">${file.autoV2 ?? '–'}</dd>
-            <dt>AutoV3</dt>
-            <dd class="digest" data-testid="hash-autov3">${file.autoV3 ?? '–'}</dd>
-            <dt>AutoV1</dt>
-            <dd class="digest" data-testid="hash-autov1">${file.autoV1 ?? '– (file under 1 MiB + 64 KiB)'}</dd>
-            <dt>Data SHA-256</dt>
-            <dd class="digest" data-testid="hash-data">${file.dataSha256 ?? '–'}</dd>
-          </dl>`
-        : nothing}
+    return html`${
+        file
+          ? html`<dl data-testid="hashes">
+              <dt>SHA-256</dt>
+              <dd class="digest" data-testid="hash-sha256">${file.sha256 ?? '–'}</dd>
+              <dt>AutoV2</dt>
+              <dd class="digest" data-testid="hash-autov2">${file.autoV2 ?? '–'}</dd>
+              <dt>AutoV3</dt>
+              <dd class="digest" data-testid="hash-autov3">${file.autoV3 ?? '–'}</dd>
+              <dt>AutoV1</dt>
+              <dd class="digest" data-testid="hash-autov1">${file.autoV1 ?? '– (file under 1 MiB + 64 KiB)'}</dd>
+              <dt>Data SHA-256</dt>
+              <dd class="digest" data-testid="hash-data">${file.dataSha256 ?? '–'}</dd>
+            </dl>`
+          : nothing
+      }
       <ul class="findings" data-testid="hash-checks">
-        ${checks.length === 0
-          ? html`<li class="muted">The metadata claims no hash of ${file ? 'this file' : 'the shards'}.</li>`
-          : checks.map(
-              (c) => html`<li class=${c.match ? 'good' : 'bad'} data-testid="hash-check">
-                ${shown(`${c.shard}${c.match ? '✓' : '✗'} ${c.key}: ${c.match ? 'matches' : `claims ${c.claimed}, the file has ${c.actual}`}`)}
-              </li>`,
-            )}
+        ${
+          checks.length === 0
+            ? html`<li class="muted">The metadata claims no hash of ${file ? 'this file' : 'the shards'}.</li>`
+            : checks.map(
+                (c) =>
+                  html`<li class=${c.match ? 'good' : 'bad'} data-testid="hash-check">
+                    ${shown(`${c.shard}${c.match ? '✓' : '✗'} ${c.key}: ${c.match ? 'matches' : `claims ${c.claimed}, the file has ${c.actual}`}`)}
+                  </li>`,
+              )
+        }
       </ul>`;
   }
 

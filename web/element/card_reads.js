@@ -58,7 +58,8 @@ export async function hashAnswer(answer, context) {
     const file = await answer.opened.hash(context);
     return { file, shards: [], findings: file.findings };
   }
-  if (answer.kind !== 'file' && answer.kind !== 'checkpoint') throw new TypeError(`nothing to hash in a ${answer.kind}`);
+  if (answer.kind !== 'file' && answer.kind !== 'checkpoint')
+    throw new TypeError(`nothing to hash in a ${answer.kind}`);
   const report = await validateSafetensors(answer.source, { hash: true, ...context });
   const file = /** @type {HashResult} */ (report.hashes);
   return { file, shards: [], findings: file.findings };
@@ -113,7 +114,11 @@ export async function previewText(opened, t) {
   const values = await opened.getTensor(t.name, rows ? { rows } : {});
   const ms = performance.now() - started;
   const first = Array.from(values.subarray(0, PREVIEW_SHOWN), formatValue).join(', ');
-  const what = rows ? `rows ${rows[0]}–${rows[1]} of ${t.shape[0]}` : t.shape.length ? `[${t.shape.join(', ')}]` : 'scalar';
+  const what = rows
+    ? `rows ${rows[0]}–${rows[1]} of ${t.shape[0]}`
+    : t.shape.length
+      ? `[${t.shape.join(', ')}]`
+      : 'scalar';
   return `${t.name} (${t.dtype}, ${what}, ${values.length.toLocaleString('en')} values, ${ms.toFixed(1)} ms):\n${first}${values.length > PREVIEW_SHOWN ? ', …' : ''}`;
 }
 
@@ -123,7 +128,11 @@ export async function previewText(opened, t) {
  * @param {string} name
  */
 export function outputName(name) {
-  const last = name.replace(/[?#].*$/, '').split(/[/\\]/).pop() ?? '';
+  const last =
+    name
+      .replace(/[?#].*$/, '')
+      .split(/[/\\]/)
+      .pop() ?? '';
   const base = last.replace(/\.[^.]*$/, '') || 'model';
   return `${base === 'pytorch_model' ? 'model' : base}.safetensors`;
 }
@@ -160,7 +169,9 @@ export function civitaiPage(text) {
   } catch {
     return null;
   }
-  return url.protocol === 'https:' && url.hostname === 'civitai.com' && !url.username && !url.password ? url.href : null;
+  return url.protocol === 'https:' && url.hostname === 'civitai.com' && !url.username && !url.password
+    ? url.href
+    : null;
 }
 
 /**

@@ -167,6 +167,11 @@ export const cardStyles = css`
   .badge.bad:not(.upper)::before {
     content: '✗ ';
   }
+  .badge.ok,
+  .badge.bad,
+  .badge.warn {
+    color: var(--_badge-fg);
+  }
   .badge.upper {
     text-transform: uppercase;
     letter-spacing: 0.05em;
@@ -323,6 +328,9 @@ export const cardStyles = css`
     overflow: auto;
     font-family: var(--st-card-mono-font, ui-monospace, monospace);
   }
+  details {
+    margin-top: 0.8rem;
+  }
   details > summary {
     cursor: pointer;
   }
@@ -333,6 +341,7 @@ export const cardStyles = css`
     accent-color: var(--_accent);
   }
   .pick {
+    margin-bottom: 0.6rem;
     display: flex;
     flex-wrap: wrap;
     gap: 0.5rem;

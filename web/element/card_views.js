@@ -41,8 +41,14 @@ function whatLine(/** @type {CardAnswer} */ a) {
   if (a.kind === 'checkpoint') parts.push(CHECKPOINT_FORMATS[a.opened.format] ?? a.opened.format);
   if (a.kind === 'model') parts.push(`sharded model, ${plural(a.shards.length, 'shard')}`);
   if (card && !(a.kind === 'checkpoint' && card.kind === 'unknown' && !card.family)) {
-    parts.push(card.adapter ? `${adapterName(card)} adapter` : card.kind === 'unknown' ? 'kind not recognised' : card.kind);
-    parts.push(card.family ? `${card.family.name}${card.family.variant ? ` ${card.family.variant}` : ''}` : 'family not recognised');
+    parts.push(
+      card.adapter ? `${adapterName(card)} adapter` : card.kind === 'unknown' ? 'kind not recognised' : card.kind,
+    );
+    parts.push(
+      card.family
+        ? `${card.family.name}${card.family.variant ? ` ${card.family.variant}` : ''}`
+        : 'family not recognised',
+    );
   }
   return parts.join(' · ');
 }
@@ -55,16 +61,18 @@ function whatLine(/** @type {CardAnswer} */ a) {
 export function headView(a) {
   const [cover] = a.card?.images ?? [];
   return html`<header class="head" part="header">
-    ${cover
-      ? html`<img
-          class="cover"
-          part="cover"
-          data-testid="card-image"
-          src=${cover.dataUrl}
-          alt="The cover image stored in the file's metadata"
-          title=${shown(`${cover.mime}, ${grouped(cover.bytes)} bytes, from ${cover.source}`)}
-        />`
-      : nothing}
+    ${
+      cover
+        ? html`<img
+            class="cover"
+            part="cover"
+            data-testid="card-image"
+            src=${cover.dataUrl}
+            alt="The cover image stored in the file's metadata"
+            title=${shown(`${cover.mime}, ${grouped(cover.bytes)} bytes, from ${cover.source}`)}
+          />`
+        : nothing
+    }
     <div>
       <h2 data-testid="card-title">${shown(a.card?.title ?? a.name)}</h2>
       <p class="what" data-testid="card-what">${shown(whatLine(a))}</p>
@@ -89,7 +97,9 @@ export function verdictView(a, findings) {
     const errors = a.report.findings.filter((f) => f.severity === 'error').length;
     const across = { model: 'the shards', pipeline: 'the components', files: 'the files' };
     const text =
-      a.kind === 'file' || loadable ? verdictText(a.report) : `not loadable: ${plural(errors, 'error')} across ${across[a.kind]}`;
+      a.kind === 'file' || loadable
+        ? verdictText(a.report)
+        : `not loadable: ${plural(errors, 'error')} across ${across[a.kind]}`;
     const why = loadable
       ? 'The reference loader (the safetensors crate) accepts it.'
       : a.kind === 'file'
@@ -102,25 +112,33 @@ export function verdictView(a, findings) {
       <h3 id="verdict-title" class="visually-hidden">Verdict</h3>
       <p class="verdict">${verdict}</p>
     </section>
-    <section part="findings" aria-labelledby="findings-title">
-      <h3 id="findings-title">Findings${findings.length ? ` (${grouped(findings.length)})` : ''}</h3>
-      <ul class="findings" data-testid="findings">
-        ${findings.length === 0
-          ? html`<li class="muted">Nothing to report.</li>`
-          : findings.map((f) => {
-              const where = f.component ? `${f.component}: ` : f.shard ? `${f.shard}: ` : '';
-              return html`<li class=${f.severity} data-code=${f.code}>
-                <span class="severity">${f.severity}</span> ${shown(`${where}${f.code}: ${f.message}`)}
-              </li>`;
-            })}
-      </ul>
-    </section>`;
+    ${
+      a.kind === 'checkpoint' && findings.length === 0
+        ? nothing
+        : html`<section part="findings" aria-labelledby="findings-title">
+            <h3 id="findings-title">Findings${findings.length ? ` (${grouped(findings.length)})` : ''}</h3>
+            <ul class="findings" data-testid="findings">
+              ${
+                findings.length === 0
+                  ? html`<li class="muted">Nothing to report.</li>`
+                  : findings.map((f) => {
+                      const where = f.component ? `${f.component}: ` : f.shard ? `${f.shard}: ` : '';
+                      return html`<li class=${f.severity} data-code=${f.code}>
+                        <span class="severity">${f.severity}</span> ${shown(`${where}${f.code}: ${f.message}`)}
+                      </li>`;
+                    })
+              }
+            </ul>
+          </section>`
+    }`;
 }
 
 /** An <a> for an http(s) URL; anything else (javascript:, data:, relative) stays text. */
 function linkOrText(/** @type {string} */ text) {
   const href = webLink(text);
-  return href ? html`<a href=${href} target="_blank" rel="noopener noreferrer nofollow">${shown(text)}</a>` : shown(text);
+  return href
+    ? html`<a href=${href} target="_blank" rel="noopener noreferrer nofollow">${shown(text)}</a>`
+    : shown(text);
 }
 
 /**
@@ -145,11 +163,17 @@ export function factsView(a, onCopy) {
   const add = (/** @type {string} */ label, /** @type {unknown} */ value, /** @type {string} */ id = '') => {
     if (value !== null && value !== undefined && value !== '') rows.push([label, value, id]);
   };
-  if (card.family) add('Family', `${familyText(card)}, from ${card.family.evidence.slice(0, 3).join('; ')}`, 'card-family');
+  if (card.family)
+    add('Family', `${familyText(card)}, from ${card.family.evidence.slice(0, 3).join('; ')}`, 'card-family');
   if (card.adapter) add('Adapter', adapterText(card), 'card-adapter');
   add('Parameters', parametersText(card), 'card-parameters');
   const size = a.kind === 'model' ? card.memory.bytes : a.size;
-  add('Size', size === null ? null : `${formatBytes(size)}${a.kind === 'file' && a.opened ? `; header ${formatBytes(a.opened.headerSize)}` : ''}`);
+  add(
+    'Size',
+    size === null
+      ? null
+      : `${formatBytes(size)}${a.kind === 'file' && a.opened ? `; header ${formatBytes(a.opened.headerSize)}` : ''}`,
+  );
   add('Memory', memoryText(card), 'card-memory');
   add('KV cache', kvCacheText(card), 'card-kv-cache');
   add('Embedding', embeddingText(card));
@@ -162,21 +186,27 @@ export function factsView(a, onCopy) {
   if (card.triggerWords.length)
     add(
       'Trigger words',
-      card.triggerWords.slice(0, MAX_TRIGGERS).map(
-        (w) => html`<button
-          type="button"
-          class="trigger"
-          data-testid="trigger-word"
-          title=${shown(`${w.source}${w.count ? `, ${w.count} images` : ''}: click to copy`)}
-          @click=${() => onCopy(w.text)}
-        >
-          ${shown(w.text)}
-        </button>`,
-      ),
+      card.triggerWords
+        .slice(0, MAX_TRIGGERS)
+        .map(
+          (w) =>
+            html`<button
+              type="button"
+              class="trigger"
+              data-testid="trigger-word"
+              title=${shown(`${w.source}${w.count ? `, ${w.count} images` : ''}: click to copy`)}
+              @click=${() => onCopy(w.text)}
+            >
+              ${shown(w.text)}
+            </button>`,
+        ),
     );
   const base = card.baseModel;
   if (base)
-    add('Base model', [base.name, base.version, base.hash && `hash ${base.hash.slice(0, 12)}`].filter(Boolean).join(', '));
+    add(
+      'Base model',
+      [base.name, base.version, base.hash && `hash ${base.hash.slice(0, 12)}`].filter(Boolean).join(', '),
+    );
   add(
     'Training',
     trainingSummary(card)
@@ -189,17 +219,21 @@ export function factsView(a, onCopy) {
   if (card.source) add('Source', linkOrText(card.source));
   add(
     'Embedded hashes',
-    card.embeddedHashes.map((h) => `${h.key}: ${h.value.slice(0, 16)}${h.value.length > 16 ? '…' : ''} (${h.covers})`).join('\n'),
+    card.embeddedHashes
+      .map((h) => `${h.key}: ${h.value.slice(0, 16)}${h.value.length > 16 ? '…' : ''} (${h.covers})`)
+      .join('\n'),
   );
   const rejected = a.kind === 'file' && !a.opened;
   return html`<section part="facts" aria-labelledby="facts-title">
     <h3 id="facts-title">Model card</h3>
-    ${rejected
-      ? html`<p class="caution" data-testid="card-note">
-          The reference loader rejects this file (see the verdict); this card is read from its
-          header${a.cardNote ? `, ${a.cardNote}` : ''}.
-        </p>`
-      : nothing}
+    ${
+      rejected
+        ? html`<p class="caution" data-testid="card-note">
+            The reference loader rejects this file (see the verdict); this card is read from its
+            header${a.cardNote ? `, ${a.cardNote}` : ''}.
+          </p>`
+        : nothing
+    }
     ${card.description ? html`<p data-testid="card-description">${shown(card.description)}</p>` : nothing}
     <dl class="facts" data-testid="card-facts">
       ${rows.map(
@@ -228,29 +262,33 @@ export function metadataView(metadata, open, onToggle) {
     @toggle=${(/** @type {Event} */ e) => onToggle(/** @type {HTMLDetailsElement} */ (e.target).open)}
   >
     <summary><h3>Metadata (${plural(entries.length, 'key')})</h3></summary>
-    ${open
-      ? html`<div class="table-wrap">
-          <table data-testid="metadata">
-            <tbody>
-              ${entries.length === 0
-                ? html`<tr>
-                    <td>${metadata ? '(empty)' : '(no __metadata__)'}</td>
-                  </tr>`
-                : entries.map(([key, raw]) => {
-                    const value = text(raw);
-                    const cut =
-                      value.length > MAX_VALUE_CHARS
-                        ? `${value.slice(0, MAX_VALUE_CHARS)}… (${grouped(value.length)} characters)`
-                        : value;
-                    return html`<tr>
-                      <th scope="row" class="mono">${shown(key)}</th>
-                      <td>${shown(cut)}</td>
-                    </tr>`;
-                  })}
-            </tbody>
-          </table>
-        </div>`
-      : nothing}
+    ${
+      open
+        ? html`<div class="table-wrap">
+            <table data-testid="metadata">
+              <tbody>
+                ${
+                  entries.length === 0
+                    ? html`<tr>
+                        <td>${metadata ? '(empty)' : '(no __metadata__)'}</td>
+                      </tr>`
+                    : entries.map(([key, raw]) => {
+                        const value = text(raw);
+                        const cut =
+                          value.length > MAX_VALUE_CHARS
+                            ? `${value.slice(0, MAX_VALUE_CHARS)}… (${grouped(value.length)} characters)`
+                            : value;
+                        return html`<tr>
+                          <th scope="row" class="mono">${shown(key)}</th>
+                          <td>${shown(cut)}</td>
+                        </tr>`;
+                      })
+                }
+              </tbody>
+            </table>
+          </div>`
+        : nothing
+    }
   </details>`;
 }
 
@@ -261,7 +299,9 @@ export function metadataView(metadata, open, onToggle) {
 export function checkpointView(a) {
   const ckpt = a.opened;
   const globals = [...ckpt.globals].sort((x, y) => RANK[x.safety] - RANK[y.safety]);
-  const lines = ckpt.objects.map((o) => `${o.name} = ${typeof o.value === 'string' ? JSON.stringify(o.value) : o.value}`);
+  const lines = ckpt.objects.map(
+    (o) => `${o.name} = ${typeof o.value === 'string' ? JSON.stringify(o.value) : o.value}`,
+  );
   if (ckpt.objectsLeftOut > 0) lines.push(`… and ${grouped(ckpt.objectsLeftOut)} more not listed`);
   return html`<section part="globals" aria-labelledby="globals-title">
     <h3 id="globals-title">Globals (${grouped(globals.length)})</h3>
@@ -279,17 +319,22 @@ export function checkpointView(a) {
           </tr>
         </thead>
         <tbody>
-          ${globals.length === 0
-            ? html`<tr>
-                <td colspan="3">(none: the pickle names no function)</td>
-              </tr>`
-            : globals.map(
-                (g) => html`<tr data-testid="ckpt-global">
-                  <td class="mono">${shown(globalName(g))}</td>
-                  <td class=${g.safety === 'unsafe' ? 'bad' : g.safety === 'unknown' ? 'caution' : 'good'}>${g.safety}</td>
-                  <td class="num">${grouped(g.count)}</td>
-                </tr>`,
-              )}
+          ${
+            globals.length === 0
+              ? html`<tr>
+                  <td colspan="3">(none: the pickle names no function)</td>
+                </tr>`
+              : globals.map(
+                  (g) =>
+                    html`<tr data-testid="ckpt-global">
+                      <td class="mono">${shown(globalName(g))}</td>
+                      <td class=${g.safety === 'unsafe' ? 'bad' : g.safety === 'unknown' ? 'caution' : 'good'}>
+                        ${g.safety}
+                      </td>
+                      <td class="num">${grouped(g.count)}</td>
+                    </tr>`,
+                )
+          }
         </tbody>
       </table>
     </div>

@@ -7,10 +7,12 @@ import { grouped, markBidiControls, shortBytes } from '../card/card_text.js';
 export const shown = (/** @type {unknown} */ text) => markBidiControls(String(text));
 
 /** "1 tensor", "2,048 tensors". */
-export const plural = (/** @type {number} */ n, /** @type {string} */ word) => `${grouped(n)} ${word}${n === 1 ? '' : 's'}`;
+export const plural = (/** @type {number} */ n, /** @type {string} */ word) =>
+  `${grouped(n)} ${word}${n === 1 ? '' : 's'}`;
 
 /** 51234 → "50.0 KiB (51,234 bytes)"; below 1 KiB "812 bytes". */
-export const formatBytes = (/** @type {number} */ n) => (n < 1024 ? shortBytes(n) : `${shortBytes(n)} (${grouped(n)} bytes)`);
+export const formatBytes = (/** @type {number} */ n) =>
+  n < 1024 ? shortBytes(n) : `${shortBytes(n)} (${grouped(n)} bytes)`;
 
 /** What each format of scanPickle is, in words. */
 export const CHECKPOINT_FORMATS = {
@@ -43,7 +45,9 @@ export function checkpointVerdictWords(scan) {
   if (scan.format === 'not-pickle') return 'This file is not a pickle: there is nothing in it to scan.';
   const named = (/** @type {string} */ safety) => scan.globals.filter((g) => g.safety === safety).map(globalName);
   const [unsafe, unknown] = [named('unsafe'), named('unknown')];
-  const noticed = scan.findings.length ? ` The scan noticed ${plural(scan.findings.length, 'thing')}: see the findings.` : '';
+  const noticed = scan.findings.length
+    ? ` The scan noticed ${plural(scan.findings.length, 'thing')}: see the findings.`
+    : '';
   if (unsafe.length)
     return `It names ${listed(unsafe)}, which public scanners list as dangerous: torch.load would call ${unsafe.length === 1 ? 'it' : 'them'}. Nothing here ever does.${noticed}`;
   if (unknown.length)

@@ -31,12 +31,13 @@ export function shardsView(a, digests) {
         </thead>
         <tbody>
           ${a.shards.map(
-            (s) => html`<tr data-testid="shard-row" data-name=${s.name}>
-              <td class="mono">${shown(s.name)}</td>
-              <td class="num">${grouped(s.report.tensors)}</td>
-              ${verdictCell(s.report)}
-              <td class="digest wide-only">${digests.get(s.name) ?? ''}</td>
-            </tr>`,
+            (s) =>
+              html`<tr data-testid="shard-row" data-name=${s.name}>
+                <td class="mono">${shown(s.name)}</td>
+                <td class="num">${grouped(s.report.tensors)}</td>
+                ${verdictCell(s.report)}
+                <td class="digest wide-only">${digests.get(s.name) ?? ''}</td>
+              </tr>`,
           )}
         </tbody>
       </table>
@@ -92,27 +93,28 @@ export function componentsView(a, selected, onSelect) {
         </thead>
         <tbody>
           ${p.components.map(
-            (c) => html`<tr data-testid="component-row" data-name=${c.name} class=${c.name === selected ? 'selected' : ''}>
-              <td>
-                <button
-                  type="button"
-                  class="name"
-                  ?disabled=${c.model === null}
-                  aria-current=${c.name === selected ? 'true' : 'false'}
-                  @click=${() => onSelect(c.name)}
-                >
-                  ${shown(c.name)}
-                </button>
-              </td>
-              <td>${shown(c.className ?? '(disabled)')}</td>
-              <td class="wide-only mono">
-                ${shown(c.path ?? (c.weights === 'missing' ? 'no safetensors weights' : 'no weights'))}
-              </td>
-              <td class="num">${c.model ? grouped(c.model.tensors.length) : ''}</td>
-              <td class=${c.report?.loadable || c.weights === 'none' ? 'good' : 'bad'}>
-                ${c.report ? (c.report.loadable ? 'loadable' : 'not loadable') : c.weights === 'missing' ? 'missing' : ''}
-              </td>
-            </tr>`,
+            (c) =>
+              html`<tr data-testid="component-row" data-name=${c.name} class=${c.name === selected ? 'selected' : ''}>
+                <td>
+                  <button
+                    type="button"
+                    class="name"
+                    ?disabled=${c.model === null}
+                    aria-current=${c.name === selected ? 'true' : 'false'}
+                    @click=${() => onSelect(c.name)}
+                  >
+                    ${shown(c.name)}
+                  </button>
+                </td>
+                <td>${shown(c.className ?? '(disabled)')}</td>
+                <td class="wide-only mono">
+                  ${shown(c.path ?? (c.weights === 'missing' ? 'no safetensors weights' : 'no weights'))}
+                </td>
+                <td class="num">${c.model ? grouped(c.model.tensors.length) : ''}</td>
+                <td class=${c.report?.loadable || c.weights === 'none' ? 'good' : 'bad'}>
+                  ${c.report ? (c.report.loadable ? 'loadable' : 'not loadable') : c.weights === 'missing' ? 'missing' : ''}
+                </td>
+              </tr>`,
           )}
         </tbody>
       </table>
@@ -142,16 +144,22 @@ export function filesView(a, selected, onSelect) {
         </thead>
         <tbody>
           ${a.files.map(
-            (f, i) => html`<tr data-testid="file-row" data-index=${i} class=${i === selected ? 'selected' : ''}>
-              <td>
-                <button type="button" class="name" aria-current=${i === selected ? 'true' : 'false'} @click=${() => onSelect(i)}>
-                  ${shown(f.label)}
-                </button>
-              </td>
-              <td class="num">${grouped(f.report.tensors)}</td>
-              <td class="num wide-only">${formatBytes(f.file.size)}</td>
-              ${verdictCell(f.report)}
-            </tr>`,
+            (f, i) =>
+              html`<tr data-testid="file-row" data-index=${i} class=${i === selected ? 'selected' : ''}>
+                <td>
+                  <button
+                    type="button"
+                    class="name"
+                    aria-current=${i === selected ? 'true' : 'false'}
+                    @click=${() => onSelect(i)}
+                  >
+                    ${shown(f.label)}
+                  </button>
+                </td>
+                <td class="num">${grouped(f.report.tensors)}</td>
+                <td class="num wide-only">${formatBytes(f.file.size)}</td>
+                ${verdictCell(f.report)}
+              </tr>`,
           )}
         </tbody>
       </table>

@@ -14,7 +14,7 @@ export const TAG_NAME = 'safetensors-card';
 const browser = typeof window !== 'undefined' && typeof document !== 'undefined';
 
 if (browser && typeof customElements !== 'undefined' && !customElements.get(TAG_NAME))
-  customElements.define(TAG_NAME, SafetensorsCard);
+  customElements.define('safetensors-card', SafetensorsCard);
 
 if (browser) {
   // A failure here shows at the first open instead (preload() rejects; that open tries again).

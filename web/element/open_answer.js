@@ -79,7 +79,8 @@ const PICKLED = new Set(['pytorch-zip', 'pickle']);
 /** A picked file's path in its folder (a folder pick or a drop), else its name. */
 export const pathOf = (/** @type {File} */ f) => f.webkitRelativePath || f.name;
 const folderOf = (/** @type {string} */ path) => path.slice(0, path.lastIndexOf('/') + 1);
-const isHandle = (/** @type {any} */ v) => v !== null && typeof v === 'object' && v.kind === 'file' && typeof v.getFile === 'function';
+const isHandle = (/** @type {any} */ v) =>
+  v !== null && typeof v === 'object' && v.kind === 'file' && typeof v.getFile === 'function';
 const isBlob = (/** @type {unknown} */ v) => typeof Blob !== 'undefined' && v instanceof Blob;
 
 /**
@@ -169,7 +170,10 @@ async function openCheckpointAnswer(source, name, context, orFile) {
  * @returns {Promise<ModelAnswer>}
  */
 async function openModelAnswer(source, name, { signal, onProgress }, locate = locator(source, indexPath(source))) {
-  const model = await openSafetensorsIndex(source, { signal, onProgress: (done, total) => onProgress(done, total, 'shards') });
+  const model = await openSafetensorsIndex(source, {
+    signal,
+    onProgress: (done, total) => onProgress(done, total, 'shards'),
+  });
   signal.throwIfAborted();
   return modelAnswer(model, name, locate, signal);
 }
@@ -244,7 +248,8 @@ async function openPipelineAnswer(source, name, { signal, onProgress }) {
     cards,
     async part(componentName, context) {
       const c = pipeline.components.find((x) => x.name === componentName);
-      if (!c?.model || !c.path) throw new SafetensorsError('InvalidIndex', `the pipeline has no loadable component ${componentName}`);
+      if (!c?.model || !c.path)
+        throw new SafetensorsError('InvalidIndex', `the pipeline has no loadable component ${componentName}`);
       const title = `${name} › ${c.name}`;
       if ('shards' in c.model) {
         const folder = folderOf(c.path);
@@ -253,7 +258,16 @@ async function openPipelineAnswer(source, name, { signal, onProgress }) {
       const st = c.model;
       const card = await st.describe({ readAlpha: true, signal: context.signal });
       const source = locate(c.path) ?? String(c.path);
-      return { kind: 'file', name: title, source, opened: st, report: st.report, card, cardNote: null, size: st.fileSize };
+      return {
+        kind: 'file',
+        name: title,
+        source,
+        opened: st,
+        report: st.report,
+        card,
+        cardNote: null,
+        size: st.fileSize,
+      };
     },
   };
 }
@@ -267,7 +281,8 @@ async function openPipelineAnswer(source, name, { signal, onProgress }) {
  */
 async function openFilesAnswer(weights, name, { signal, onProgress }) {
   const sorted = [...weights].sort((a, b) => (pathOf(a) < pathOf(b) ? -1 : pathOf(a) > pathOf(b) ? 1 : 0));
-  const label = (/** @type {File} */ f) => (pathOf(f).startsWith(`${name}/`) ? pathOf(f).slice(name.length + 1) : pathOf(f));
+  const label = (/** @type {File} */ f) =>
+    pathOf(f).startsWith(`${name}/`) ? pathOf(f).slice(name.length + 1) : pathOf(f);
   /** @type {FilesAnswer['files']} */
   const files = [];
   for (const [i, file] of sorted.entries()) {
@@ -280,9 +295,14 @@ async function openFilesAnswer(weights, name, { signal, onProgress }) {
     kind: 'files',
     name,
     files,
-    report: summaryReport(findings, files.reduce((sum, f) => sum + f.report.tensors, 0)),
+    report: summaryReport(
+      findings,
+      files.reduce((sum, f) => sum + f.report.tensors, 0),
+    ),
     part: (index, context) =>
-      /** @type {Promise<FileAnswer>} */ (openFileAnswer(files[index].file, `${name} › ${files[index].label}`, context)),
+      /** @type {Promise<FileAnswer>} */ (
+        openFileAnswer(files[index].file, `${name} › ${files[index].label}`, context)
+      ),
   };
 }
 
@@ -340,14 +360,21 @@ export async function openAnswer(source, context) {
       file = await /** @type {FileSystemFileHandle} */ (source).getFile();
     } catch (cause) {
       const why = cause instanceof Error ? cause.message : String(cause);
-      throw new SafetensorsError('ReadError', `the file handle could not be read (${why}): the page needs the user's permission`, { cause });
+      throw new SafetensorsError(
+        'ReadError',
+        `the file handle could not be read (${why}): the page needs the user's permission`,
+        { cause },
+      );
     }
     return openFilesOf([file], null, context);
   }
   if (typeof FileList !== 'undefined' && source instanceof FileList) source = [...source];
   if (Array.isArray(source)) {
     if (source.length === 0 || !source.every((f) => typeof File !== 'undefined' && f instanceof File))
-      throw new SafetensorsError('UnsupportedSource', 'an array given as the source must hold File objects (a pick or a drop), and at least one');
+      throw new SafetensorsError(
+        'UnsupportedSource',
+        'an array given as the source must hold File objects (a pick or a drop), and at least one',
+      );
     return openFilesOf(source, context.folder ?? null, context);
   }
   if (typeof File !== 'undefined' && source instanceof File) return openFilesOf([source], null, context);

@@ -41,7 +41,49 @@ function typed(error) {
   return new SafetensorsError('ReadError', `the source could not be read: ${text}`, { cause: error });
 }
 
-/** The model card of a .safetensors file, sharded model, diffusers pipeline or PyTorch checkpoint. */
+/**
+ * The model card of a .safetensors file, a sharded model, a diffusers pipeline or a PyTorch
+ * checkpoint, read on the user's machine: the verdict first, then the card, metadata and tensors.
+ *
+ * @tag safetensors-card
+ * @summary A model file's verdict and card, from a File, a URL or picked files.
+ *
+ * @attr state - Reflected, read-only: `loading` while a source is read, then `done` or `error`.
+ * @attr drop-target - Set while a file is dragged over a `droppable` card.
+ *
+ * @fires {CustomEvent<{ kind: string, report: object, card: object | null, opened: object | null }>} load - An answer is shown (a rejected file's included: its verdict is the answer).
+ * @fires {CustomEvent<SafetensorsError>} error - The source could not be read (network, HTTP status, permission); not on abort.
+ * @fires {CustomEvent<{ phase: string, done: number, total: number, unit?: string }>} progress - A long read moved on: `open` (shards, components or files), `hash`, `scan`, `civitai`, `convert` (bytes).
+ *
+ * @csspart frame - The card's box.
+ * @csspart picker - The pick buttons (with `picker`).
+ * @csspart header - The cover, title and what the file is.
+ * @csspart cover - The cover image the file carries.
+ * @csspart verdict - Loadable or not (a checkpoint: safe, unknown or unsafe).
+ * @csspart findings - Each finding's severity, code and message.
+ * @csspart facts - The model card's facts.
+ * @csspart globals - A checkpoint's globals and plain values.
+ * @csspart actions - Hashes, the data scan, Civitai, conversion.
+ * @csspart files - A sharded model's shards, a pipeline's components, a folder's files.
+ * @csspart metadata - The metadata, collapsed.
+ * @csspart tensors - The tensor table with its search box and pages.
+ * @csspart preview - A tensor's first values.
+ *
+ * @cssprop [--st-card-background=#ffffff] - The card's background (dark: #161a22).
+ * @cssprop [--st-card-color=#1d2330] - Text (dark: #e6e9ef).
+ * @cssprop [--st-card-muted-color=#4a5468] - Secondary text (dark: #aab2c2).
+ * @cssprop [--st-card-border-color=#c9d1df] - Borders and rules (dark: #3a4252).
+ * @cssprop [--st-card-surface=#f3f5f9] - Buttons, previews, selected rows (dark: #1f2430).
+ * @cssprop [--st-card-accent=#2f55d4] - Links, focus rings, the drop outline (dark: #9db4ff).
+ * @cssprop [--st-card-ok-color=#17762b] - Loadable, safe, matches (dark: #6fd68a).
+ * @cssprop [--st-card-bad-color=#b3261e] - Not loadable, unsafe, errors (dark: #ff9a91).
+ * @cssprop [--st-card-warn-color=#8a4b00] - Unknown, warnings (dark: #f2b766).
+ * @cssprop [--st-card-badge-color=#ffffff] - Text on a verdict badge (dark: #10131a).
+ * @cssprop [--st-card-font=15px/1.45 system-ui, sans-serif] - The font.
+ * @cssprop [--st-card-mono-font=ui-monospace, monospace] - Names, shapes, hashes.
+ * @cssprop [--st-card-radius=10px] - The box's corners.
+ * @cssprop [--st-card-padding=0.9rem 1.1rem] - The box's padding.
+ */
 export class SafetensorsCard extends LitElement {
   static properties = {
     source: { attribute: false },
@@ -49,14 +91,29 @@ export class SafetensorsCard extends LitElement {
     theme: { type: String, reflect: true },
     droppable: { type: Boolean, reflect: true },
     picker: { type: Boolean, reflect: true },
-    answer: { state: true },
-    shownPart: { state: true },
-    failure: { state: true },
-    opening: { state: true },
-    metadataOpen: { state: true },
   };
 
   static styles = cardStyles;
+
+  /** @type {CardState} */
+  #currentState = '';
+  /** @type {AbortController | null} the reads of the source shown (or being opened) */
+  #turn = null;
+  /** @type {string | null} a dropped or picked folder's name */
+  #folder = null;
+  /** @type {string | number | null} the part shown: a component's name or a file's index */
+  #selected = null;
+  #table = new TensorTable(this);
+  #actions = new CardActions(this);
+  /** @type {Answer | null} what is shown */
+  #answer = null;
+  /** @type {PartAnswer | null} a pipeline's component or a folder's file shown below its table */
+  #part = null;
+  /** @type {SafetensorsError | null} why the source could not be read */
+  #failure = null;
+  /** what is being read, while loading */
+  #opening = '';
+  #metadataOpen = false;
 
   constructor() {
     super();
@@ -70,61 +127,43 @@ export class SafetensorsCard extends LitElement {
     this.droppable = false;
     /** @type {boolean} shows its own button to pick files */
     this.picker = false;
-    /** @type {Answer | null} what is shown */
-    this.answer = null;
-    /** @type {PartAnswer | null} a pipeline's component or a folder's file shown below its table */
-    this.shownPart = null;
-    /** @type {SafetensorsError | null} why the source could not be read */
-    this.failure = null;
-    /** @type {string} what is being read, while loading */
-    this.opening = '';
-    this.metadataOpen = false;
-    /** @type {CardState} */
-    this.currentState = '';
-    /** @type {AbortController | null} the reads of the source shown (or being opened) */
-    this.turn = null;
-    /** @type {string | null} a dropped folder's name */
-    this.folder = null;
-    /** @type {string | number | null} the part shown: a component's name or a file's index */
-    this.selected = null;
-    this.table = new TensorTable(this);
-    this.actions = new CardActions(this);
-    this.addEventListener('dragover', (e) => this.dragOver(e));
+    this.addEventListener('dragover', (e) => this.#dragOver(e));
     this.addEventListener('dragleave', () => this.removeAttribute('drop-target'));
-    this.addEventListener('drop', (e) => this.drop(e));
+    this.addEventListener('drop', (e) => this.#drop(e));
   }
 
   /** `loading` while a source is read, then `done` or `error` (also the `state` attribute; '' before any source). */
   get state() {
-    return this.currentState;
+    return this.#currentState;
   }
 
   /** The verdict shown: a ValidationReport (a model's, pipeline's or folder's summarised as one), or a checkpoint's PickleScan. */
   get report() {
-    return this.answer?.report ?? null;
+    return this.#answer?.report ?? null;
   }
 
   /** The model card shown (a pipeline's or folder's: the component or file shown), or null. */
   get card() {
-    const shownAnswer = this.shownPart ?? this.answer;
+    const shownAnswer = this.#part ?? this.#answer;
     return shownAnswer && 'card' in shownAnswer ? shownAnswer.card : null;
   }
 
   /** What the source opened as: a SafetensorsFile (null when rejected), ShardedModel, SafetensorsPipeline or Checkpoint. */
   get opened() {
-    const a = this.answer;
+    const a = this.#answer;
     return a && 'opened' in a ? a.opened : null;
   }
 
   /** @param {Map<PropertyKey, unknown>} changed */
   willUpdate(changed) {
-    if (changed.has('source')) this.open(this.source);
-    else if (changed.has('src') && this.src) this.open(this.src);
+    if (changed.has('source')) this.#open(this.source);
+    else if (changed.has('src') && this.src) this.#open(this.src);
   }
 
   /** @param {CardState} state */
-  setState(state) {
-    this.currentState = state;
+  #setState(state) {
+    this.#currentState = state;
+    this.requestUpdate();
     if (state) this.setAttribute('state', state);
     else this.removeAttribute('state');
   }
@@ -133,55 +172,58 @@ export class SafetensorsCard extends LitElement {
    * Opens `source`, aborting whatever was being read.
    * @param {unknown} source
    */
-  async open(source) {
-    this.turn?.abort(new DOMException('another source was given', 'AbortError'));
-    this.actions.reset();
+  async #open(source) {
+    this.#turn?.abort(new DOMException('another source was given', 'AbortError'));
+    this.#actions.reset();
     const controller = new AbortController();
-    this.turn = controller;
-    const folder = this.folder;
-    this.folder = null;
-    Object.assign(this, { answer: null, shownPart: null, failure: null, selected: null, metadataOpen: false });
-    this.table.show([]);
+    this.#turn = controller;
+    const folder = this.#folder;
+    this.#folder = null;
+    [this.#answer, this.#part, this.#failure, this.#selected, this.#metadataOpen] = [null, null, null, null, false];
+    this.#table.show([]);
     if (source === undefined || source === null || source === '') {
-      this.turn = null;
-      this.opening = '';
-      this.setState('');
+      this.#turn = null;
+      this.#opening = '';
+      this.#setState('');
       return;
     }
-    this.opening = 'Reading the header…';
-    this.setState('loading');
+    this.#opening = 'Reading the header…';
+    this.#setState('loading');
     const onProgress = (/** @type {number} */ done, /** @type {number} */ total, /** @type {string} */ unit) => {
-      if (this.turn !== controller) return;
-      this.opening = `Reading ${unit}: ${grouped(done)} of ${grouped(total)}…`;
+      if (this.#turn !== controller) return;
+      this.#opening = `Reading ${unit}: ${grouped(done)} of ${grouped(total)}…`;
+      this.requestUpdate();
       this.dispatchEvent(new CustomEvent('progress', { detail: { phase: 'open', done, total, unit } }));
     };
     try {
       const answer = await openAnswer(source, { signal: controller.signal, onProgress, folder });
-      if (this.turn !== controller) return;
-      this.answer = answer;
+      if (this.#turn !== controller) return;
+      this.#answer = answer;
       if (answer.kind === 'pipeline') {
         const first = answer.opened.components.find((c) => c.model !== null);
-        if (first) await this.select(first.name, false);
-      } else if (answer.kind === 'files') await this.select(0, false);
-      else this.showTensors(answer);
-      if (this.turn !== controller) return;
-      this.setState('done');
-      await this.shown();
+        if (first) await this.#select(first.name, false);
+      } else if (answer.kind === 'files') await this.#select(0, false);
+      else this.#showTensors(answer);
+      if (this.#turn !== controller) return;
+      this.#setState('done');
+      await this.#shown();
     } catch (error) {
-      if (this.turn !== controller || isAbort(error)) return;
-      this.failure = typed(error);
-      this.setState('error');
+      if (this.#turn !== controller || isAbort(error)) return;
+      this.#failure = typed(error);
+      this.#setState('error');
       await this.updateComplete;
-      this.dispatchEvent(new CustomEvent('error', { detail: this.failure }));
+      this.dispatchEvent(new CustomEvent('error', { detail: this.#failure }));
     }
   }
 
   /** Dispatches `load` once the answer is rendered. */
-  async shown() {
+  async #shown() {
     await this.updateComplete;
-    const a = this.answer;
+    const a = this.#answer;
     if (!a) return;
-    this.dispatchEvent(new CustomEvent('load', { detail: { kind: a.kind, report: this.report, card: this.card, opened: this.opened } }));
+    this.dispatchEvent(
+      new CustomEvent('load', { detail: { kind: a.kind, report: this.report, card: this.card, opened: this.opened } }),
+    );
   }
 
   /**
@@ -189,141 +231,178 @@ export class SafetensorsCard extends LitElement {
    * @param {string | number} which
    * @param {boolean} [announce] dispatch `load` once shown (a click; the first is the source's own)
    */
-  async select(which, announce = true) {
-    const a = this.answer;
-    const turn = this.turn;
+  async #select(which, announce = true) {
+    const a = this.#answer;
+    const turn = this.#turn;
     if (!turn || (a?.kind !== 'pipeline' && a?.kind !== 'files')) return;
-    this.actions.reset();
-    this.selected = which;
-    this.shownPart = null;
-    this.table.show([]);
-    this.setState('loading');
+    this.#actions.reset();
+    this.#selected = which;
+    this.#part = null;
+    this.#table.show([]);
+    this.#setState('loading');
     const context = { signal: turn.signal, onProgress: () => {} };
     try {
-      const part =
-        a.kind === 'pipeline' ? await a.part(String(which), context) : await a.part(Number(which), context);
-      if (this.turn !== turn || this.selected !== which) return;
-      this.shownPart = part;
-      this.showTensors(part);
-      this.setState('done');
-      if (announce) await this.shown();
+      const part = a.kind === 'pipeline' ? await a.part(String(which), context) : await a.part(Number(which), context);
+      if (this.#turn !== turn || this.#selected !== which) return;
+      this.#part = part;
+      this.#showTensors(part);
+      this.#setState('done');
+      if (announce) await this.#shown();
     } catch (error) {
-      if (this.turn !== turn || isAbort(error)) return;
+      if (this.#turn !== turn || isAbort(error)) return;
       if (!announce) throw error;
-      this.failure = typed(error);
-      this.setState('error');
-      this.dispatchEvent(new CustomEvent('error', { detail: this.failure }));
+      this.#failure = typed(error);
+      this.#setState('error');
+      this.dispatchEvent(new CustomEvent('error', { detail: this.#failure }));
     }
   }
 
   /** The tensor table's rows for what is shown. @param {Answer} a */
-  showTensors(a) {
-    const rows = a.kind === 'file' ? (a.opened?.tensors ?? []) : a.kind === 'model' || a.kind === 'checkpoint' ? a.opened.tensors : [];
-    this.table.show(rows);
+  #showTensors(a) {
+    const rows =
+      a.kind === 'file'
+        ? (a.opened?.tensors ?? [])
+        : a.kind === 'model' || a.kind === 'checkpoint'
+          ? a.opened.tensors
+          : [];
+    this.#table.show(rows);
   }
 
   /** @param {DragEvent} e */
-  dragOver(e) {
+  #dragOver(e) {
     if (!this.droppable) return;
     e.preventDefault();
     this.setAttribute('drop-target', '');
   }
 
   /** @param {DragEvent} e */
-  async drop(e) {
+  async #drop(e) {
     if (!this.droppable || !e.dataTransfer) return;
     e.preventDefault();
     e.stopPropagation();
     this.removeAttribute('drop-target');
     const { files, folder } = await dropped(e.dataTransfer);
     if (files.length === 0) return;
-    this.folder = folder;
+    this.#folder = folder;
     this.source = files;
   }
 
   /** @param {Event} e the pick button's input */
-  picked(e) {
+  #picked(e) {
     const input = /** @type {HTMLInputElement} */ (e.target);
     const files = [...(input.files ?? [])];
     if (files.length === 0) return;
-    this.folder = input.webkitdirectory ? (files[0].webkitRelativePath.split('/')[0] ?? null) : null;
+    this.#folder = input.webkitdirectory ? (files[0].webkitRelativePath.split('/')[0] ?? null) : null;
     this.source = files;
     input.value = '';
   }
 
   /** What a screen reader hears when the state changes. */
-  announcement() {
-    const name = this.shownPart?.name ?? this.answer?.name ?? '';
-    if (this.currentState === 'loading') return this.opening;
-    if (this.currentState === 'error') return `Could not read the source: ${this.failure?.message ?? ''}`;
-    if (this.currentState === 'done' && this.answer) {
-      const r = this.answer.report;
+  #announcement() {
+    const name = this.#part?.name ?? this.#answer?.name ?? '';
+    if (this.#currentState === 'loading') return this.#opening;
+    if (this.#currentState === 'error') return `Could not read the source: ${this.#failure?.message ?? ''}`;
+    if (this.#currentState === 'done' && this.#answer) {
+      const r = this.#answer.report;
       const verdict = 'verdict' in r ? `${r.verdict}` : r.loadable ? 'loadable' : 'not loadable';
       return shown(`${name}: ${verdict}`);
     }
     return '';
   }
 
-  pickerView() {
+  #pickerView() {
     if (!this.picker) return nothing;
-    const pick = (/** @type {string} */ id) => /** @type {HTMLInputElement | null} */ (this.renderRoot.querySelector(`#${id}`))?.click();
+    const pick = (/** @type {string} */ id) =>
+      /** @type {HTMLInputElement | null} */ (this.renderRoot.querySelector(`#${id}`))?.click();
     return html`<div class="pick" part="picker">
       <button type="button" data-testid="pick-button" @click=${() => pick('pick-files')}>Choose files…</button>
       <button type="button" data-testid="pick-folder" @click=${() => pick('pick-folder')}>Choose a folder…</button>
       <span class="muted">${this.droppable ? 'or drop them here. ' : ''}Read on this machine, never uploaded.</span>
-      <input id="pick-files" type="file" multiple accept=${ACCEPT} hidden data-testid="pick-input" @change=${this.picked} />
-      <input id="pick-folder" type="file" webkitdirectory hidden data-testid="pick-folder-input" @change=${this.picked} />
+      <input
+        id="pick-files"
+        type="file"
+        multiple
+        accept=${ACCEPT}
+        hidden
+        data-testid="pick-input"
+        @change=${this.#picked}
+      />
+      <input
+        id="pick-folder"
+        type="file"
+        webkitdirectory
+        hidden
+        data-testid="pick-folder-input"
+        @change=${this.#picked}
+      />
     </div>`;
   }
 
   /** The card of a file, a sharded model or a checkpoint, with its actions and tensors. @param {CardAnswer} a */
-  cardView(a) {
-    const findings = [...a.report.findings.map((f) => ('severity' in f ? f : { ...f, severity: /** @type {const} */ ('warning'), component: f.where || undefined })), ...this.actions.findings];
+  #cardView(a) {
+    const findings = [
+      ...a.report.findings.map((f) =>
+        'severity' in f ? f : { ...f, severity: /** @type {const} */ ('warning'), component: f.where || undefined },
+      ),
+      ...this.#actions.findings,
+    ];
     const n = a.kind === 'file' ? a.report.tensors : a.opened.tensors.length;
     const note =
       a.kind === 'file' && !a.opened
         ? 'No tensors to show: the reference loader rejects this file.'
         : `${plural(n, 'tensor')}${a.card?.adapter ? ` of a ${adapterName(a.card)} adapter` : ''}${a.kind === 'checkpoint' ? ', as its pickle describes them' : ''}. Pick a name to preview its first values.`;
-    const metadata =
-      a.kind === 'checkpoint' ? null : a.kind === 'file' ? (a.opened?.metadata ?? null) : a.opened.metadata;
-    const opened = a.kind === 'file' ? a.opened : a.opened;
+    const opened = a.opened;
     return html`${headView(a)} ${verdictView(a, /** @type {import('../index.js').Finding[]} */ (findings))}
-    ${factsView(a, (text) => this.actions.copy(text))} ${a.kind === 'checkpoint' ? checkpointView(a) : nothing}
-    ${this.actions.render(a)} ${a.kind === 'model' ? shardsView(a, this.digests()) : nothing}
-    ${a.kind === 'checkpoint' ? nothing : metadataView(metadata, this.metadataOpen, (open) => (this.metadataOpen = open))}
-    ${this.table.render({
-      note,
-      scan: this.actions.scan,
-      onPreview: (row) => opened && this.actions.preview(opened, row),
-    })}
-    ${this.actions.previewView()}`;
+    ${factsView(a, (text) => this.#actions.copy(text))} ${a.kind === 'checkpoint' ? checkpointView(a) : nothing}
+    ${this.#actions.render(a)} ${a.kind === 'model' ? shardsView(a, this.#digests()) : nothing}
+    ${opened === null ? nothing : this.#tensorsView(a, opened, note)}`;
+  }
+
+  /**
+   * The metadata and the tensor table of an opened file, model or checkpoint.
+   * @param {CardAnswer} a
+   * @param {NonNullable<CardAnswer['opened']>} opened
+   * @param {string} note
+   */
+  #tensorsView(a, opened, note) {
+    const metadata = 'metadata' in opened ? opened.metadata : null;
+    return html`${
+      a.kind === 'checkpoint'
+        ? nothing
+        : metadataView(metadata, this.#metadataOpen, (open) => {
+            this.#metadataOpen = open;
+            this.requestUpdate();
+          })
+    }
+    ${this.#table.render({ note, scan: this.#actions.scan, onPreview: (row) => this.#actions.preview(opened, row) })}
+    ${this.#actions.previewView()}`;
   }
 
   /** Each shard's SHA-256, once hashed. */
-  digests() {
-    return new Map((this.actions.hashed?.shards ?? []).map((s) => [s.name, s.hashes.sha256 ?? '']));
+  #digests() {
+    return new Map((this.#actions.hashed?.shards ?? []).map((s) => [s.name, s.hashes.sha256 ?? '']));
   }
 
-  body() {
-    const a = this.answer;
-    if (this.failure)
+  #body() {
+    const a = this.#answer;
+    if (this.#failure)
       return html`<section part="verdict">
         <p class="verdict">
           <span class="badge bad" data-testid="verdict">could not read the source</span>
-          <span data-testid="failure">${shown(`${this.failure.code}: ${this.failure.message}`)}</span>
+          <span data-testid="failure">${shown(`${this.#failure.code}: ${this.#failure.message}`)}</span>
         </p>
       </section>`;
     if (!a)
-      return this.currentState === 'loading'
-        ? html`<p class="muted" data-testid="opening">${this.opening}</p>`
+      return this.#currentState === 'loading'
+        ? html`<p class="muted" data-testid="opening">${this.#opening}</p>`
         : this.picker || this.droppable
           ? nothing
           : html`<p class="muted">No file given.</p>`;
     if (a.kind === 'pipeline' || a.kind === 'files') {
       const table =
         a.kind === 'pipeline'
-          ? componentsView(a, /** @type {string | null} */ (this.selected), (name) => this.select(name))
-          : filesView(a, Number(this.selected ?? 0), (i) => this.select(i));
+          ? componentsView(a, /** @type {string | null} */ (this.#selected), (name) => this.#select(name))
+          : filesView(a, Number(this.#selected ?? 0), (i) => this.#select(i));
       return html`<header class="head" part="header">
           <div>
             <h2 data-testid="card-title">${shown(a.name)}</h2>
@@ -331,19 +410,21 @@ export class SafetensorsCard extends LitElement {
           </div>
         </header>
         ${verdictView(a, a.report.findings)} ${table}
-        ${this.shownPart ? html`<div class="part">${this.cardView(this.shownPart)}</div>` : this.currentState === 'loading' ? html`<p class="muted">Reading…</p>` : nothing}`;
+        ${this.#part ? html`<div class="part">${this.#cardView(this.#part)}</div>` : this.#currentState === 'loading' ? html`<p class="muted">Reading…</p>` : nothing}`;
     }
-    return this.cardView(a);
+    return this.#cardView(a);
   }
 
   render() {
-    return html`<div class="frame" part="frame" aria-busy=${this.currentState === 'loading' ? 'true' : 'false'}>
-      ${this.pickerView()}
-      ${this.droppable && !this.answer && !this.failure && this.currentState !== 'loading'
-        ? html`<p class="muted" part="drop-hint">Drop a .safetensors file, a checkpoint or a model's folder here.</p>`
-        : nothing}
-      <p class="visually-hidden" role="status" aria-live="polite" data-testid="announcement">${this.announcement()}</p>
-      ${this.body()}
+    return html`<div class="frame" part="frame" aria-busy=${this.#currentState === 'loading' ? 'true' : 'false'}>
+      ${this.#pickerView()}
+      ${
+        this.droppable && !this.#answer && !this.#failure && this.#currentState !== 'loading'
+          ? html`<p class="muted" part="drop-hint">Drop a .safetensors file, a checkpoint or a model's folder here.</p>`
+          : nothing
+      }
+      <p class="visually-hidden" role="status" aria-live="polite" data-testid="announcement">${this.#announcement()}</p>
+      ${this.#body()}
     </div>`;
   }
 }

@@ -81,7 +81,10 @@ export class TensorTable {
     const by = this.sortKey;
     const sign = this.descending ? -1 : 1;
     if (by === 'name') {
-      const compare = rows.length <= NATURAL_SORT_LIMIT ? NATURAL.compare : (/** @type {string} */ a, /** @type {string} */ b) => (a < b ? -1 : a > b ? 1 : 0);
+      const compare =
+        rows.length <= NATURAL_SORT_LIMIT
+          ? NATURAL.compare
+          : (/** @type {string} */ a, /** @type {string} */ b) => (a < b ? -1 : a > b ? 1 : 0);
       order.sort((a, b) => sign * compare(rows[a].name, rows[b].name) || a - b);
     } else if (by === 'dtype') {
       order.sort((a, b) => sign * String(rows[a].dtype).localeCompare(String(rows[b].dtype)) || a - b);
@@ -136,15 +139,16 @@ export class TensorTable {
     const sharded = rows.length > 0 && rows[0].shard !== undefined;
     const checkpoint = rows.length > 0 && rows[0].byteLength === undefined;
     /** @param {SortKey} key @param {string} label @param {string} [cls] */
-    const header = (key, label, cls = '') => html`<th
-      scope="col"
-      class=${cls}
-      aria-sort=${this.sortKey === key ? (this.descending ? 'descending' : 'ascending') : 'none'}
-    >
-      <button type="button" data-testid="sort-${key}" @click=${() => this.sortBy(key)}>
-        ${label}${this.sortKey === key ? (this.descending ? ' ▼' : ' ▲') : ''}
-      </button>
-    </th>`;
+    const header = (key, label, cls = '') =>
+      html`<th
+        scope="col"
+        class=${cls}
+        aria-sort=${this.sortKey === key ? (this.descending ? 'descending' : 'ascending') : 'none'}
+      >
+        <button type="button" data-testid="sort-${key}" @click=${() => this.sortBy(key)}>
+          ${label}${this.sortKey === key ? (this.descending ? ' ▼' : ' ▲') : ''}
+        </button>
+      </th>`;
     const range =
       order.length === 0
         ? this.query
@@ -175,9 +179,11 @@ export class TensorTable {
               ${header('name', 'Name')} ${header('dtype', 'Dtype', 'mid-up')}
               <th scope="col" class="mid-up">Shape</th>
               ${sharded ? html`<th scope="col" class="wide-only">Shard</th>` : nothing}
-              ${checkpoint
-                ? html`<th scope="col" class="wide-only">Storage</th>`
-                : html`<th scope="col" class="wide-only">Offsets</th>`}
+              ${
+                checkpoint
+                  ? html`<th scope="col" class="wide-only">Storage</th>`
+                  : html`<th scope="col" class="wide-only">Offsets</th>`
+              }
               ${header('size', checkpoint ? 'Values' : 'Size', 'num')}
               ${scan ? html`<th scope="col">Values</th>` : nothing}
             </tr>
@@ -207,19 +213,31 @@ export class TensorTable {
           </tbody>
         </table>
       </div>
-      ${pages > 1
-        ? html`<nav class="pager" aria-label="Pages of tensors">
-            <button type="button" ?disabled=${page === 0} @click=${() => this.turn(0)}>First</button>
-            <button type="button" data-testid="page-previous" ?disabled=${page === 0} @click=${() => this.turn(page - 1)}>
-              Previous
-            </button>
-            <span>Page ${grouped(page + 1)} of ${grouped(pages)}</span>
-            <button type="button" data-testid="page-next" ?disabled=${page >= pages - 1} @click=${() => this.turn(page + 1)}>
-              Next
-            </button>
-            <button type="button" ?disabled=${page >= pages - 1} @click=${() => this.turn(pages - 1)}>Last</button>
-          </nav>`
-        : nothing}
+      ${
+        pages > 1
+          ? html`<nav class="pager" aria-label="Pages of tensors">
+              <button type="button" ?disabled=${page === 0} @click=${() => this.turn(0)}>First</button>
+              <button
+                type="button"
+                data-testid="page-previous"
+                ?disabled=${page === 0}
+                @click=${() => this.turn(page - 1)}
+              >
+                Previous
+              </button>
+              <span>Page ${grouped(page + 1)} of ${grouped(pages)}</span>
+              <button
+                type="button"
+                data-testid="page-next"
+                ?disabled=${page >= pages - 1}
+                @click=${() => this.turn(page + 1)}
+              >
+                Next
+              </button>
+              <button type="button" ?disabled=${page >= pages - 1} @click=${() => this.turn(pages - 1)}>Last</button>
+            </nav>`
+          : nothing
+      }
     </section>`;
   }
 }
