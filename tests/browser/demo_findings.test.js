@@ -7,7 +7,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeSafetensors } from '../../tools/write_safetensors.js';
 import { writeFindingFiles } from '../../tools/finding_files.js';
-import { pick } from './demo_pick.js';
+import { pick, previewOf, runRead } from './demo_pick.js';
 
 const demo = demoBrowser('stw-browser-');
 const openDemo = () => openDemoPage(demo);
@@ -25,13 +25,12 @@ describe('demo page in Chromium', () => {
       expect(shown.verdict, c.code).toBe(c.loadable ? 'loadable' : rejected);
       if (c.hash) {
         expect(shown.findings, c.code).not.toContain(c.code);
-        await page.click('[data-testid=hash-button]');
-        await page.waitForFunction(() => document.body.dataset.state === 'done');
+        await runRead(page, 'hash');
         expect(
           await page.$$eval('[data-testid=findings] li', (items) => items.map((li) => li.dataset.code ?? '')),
           c.code,
         ).toContain(c.code);
-        expect(await page.$$eval('[data-testid=hash-check]', (li) => li.map((x) => x.className))).toEqual(['mismatch']);
+        expect(await page.$$eval('[data-testid=hash-check]', (li) => li.map((x) => x.className))).toEqual(['bad']);
         continue;
       }
       if (!c.scan) {
@@ -39,12 +38,11 @@ describe('demo page in Chromium', () => {
         continue;
       }
       expect(shown.findings, c.code).not.toContain(c.code);
-      await page.click('[data-testid=scan-button]');
-      await page.waitForFunction(() => document.body.dataset.state === 'done');
+      await runRead(page, 'scan');
       const after = await page.$$eval('[data-testid=findings] li', (items) => items.map((li) => li.dataset.code ?? ''));
       expect(after, c.code).toContain(c.code);
       expect(await page.textContent('[data-testid=scan-status]')).toMatch(
-        /^Scanned 12 B in \d+ ms: [01] tensor\(s\) with NaN or infinities, [01] all-zero\.$/,
+        /^Scanned 12 bytes in \d+ ms: [01] tensor\(s\) with NaN or infinities, [01] all-zero\.$/,
       );
       const cells = await page.$$eval('[data-testid=scan-cell]', (tds) => tds.map((td) => td.textContent));
       expect(cells).toEqual([c.code === 'NonFiniteValues' ? '1 NaN, 1 −inf' : 'all zero']);
@@ -69,9 +67,7 @@ describe('demo page in Chromium', () => {
       ['m', 'm (F32, rows 0–3 of 3, 6 values'],
       ['h', 'h (F16, scalar, 1 values'],
     ]) {
-      await page.click(`[data-testid=tensor-table] tbody tr[data-name="${name}"]`);
-      await page.waitForFunction(() => document.body.dataset.state === 'done');
-      const text = await page.textContent('[data-testid=preview]');
+      const text = await previewOf(page, name);
       expect(text).toContain(expected);
       expect(text.split('\n')[1]).toBe(name === 'm' ? '1.50000, -2, 3, 0.250000, 5, 6' : '1');
     }
@@ -86,12 +82,8 @@ describe('demo page in Chromium', () => {
     const { page, errors } = await openDemo();
     expect((await pick(page, path)).verdict).toBe('loadable');
     await writeFile(path, new Uint8Array(100)); // truncated after it was picked
-    await page.click('[data-testid=tensor-table] tbody tr[data-name="w"]');
-    await page.waitForFunction(() => document.body.dataset.state === 'done');
-    expect(await page.textContent('[data-testid=preview]')).toMatch(/^w: ReadError: /);
-    await page.click('[data-testid=scan-button]');
-    await page.waitForFunction(() => document.body.dataset.state === 'done');
-    expect(await page.textContent('[data-testid=scan-status]')).toMatch(/^Scan failed: /);
+    expect(await previewOf(page, 'w')).toMatch(/^w: ReadError: /);
+    expect(await runRead(page, 'scan')).toMatch(/^Scan failed: /);
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -239,9 +239,7 @@ export class CardActions {
   button(what, label, onClick, disabled = false) {
     const running = this.running.has(what);
     const progress = this.progress.get(what);
-    return html`<button type="button" data-testid="${what}-button" ?disabled=${disabled} @click=${onClick}>
-        ${running ? 'Stop' : label}
-      </button>
+    return html`<button type="button" data-testid="${what}-button" ?disabled=${disabled} @click=${onClick}>${running ? 'Stop' : label}</button>
       ${
         running
           ? html`<progress
@@ -329,9 +327,7 @@ export class CardActions {
                         type="button"
                         data-testid="convert-tensors-button"
                         @click=${() => this.convert(a, true)}
-                      >
-                        Convert the tensors only, leave the globals behind
-                      </button>`
+                      >Convert the tensors only, leave the globals behind</button>`
                     : nothing
                 }
               </div>
@@ -351,8 +347,8 @@ export class CardActions {
       : h.shards.flatMap((s) => s.hashes.checks.map((c) => ({ ...c, shard: `${s.name}: ` })));
     const file = h.file;
     return html`${
-        file
-          ? html`<dl data-testid="hashes">
+      file
+        ? html`<dl data-testid="hashes">
               <dt>SHA-256</dt>
               <dd class="digest" data-testid="hash-sha256">${file.sha256 ?? '–'}</dd>
               <dt>AutoV2</dt>
@@ -361,20 +357,16 @@ export class CardActions {
               <dd class="digest" data-testid="hash-autov3">${file.autoV3 ?? '–'}</dd>
               <dt>AutoV1</dt>
               <dd class="digest" data-testid="hash-autov1">${file.autoV1 ?? '– (file under 1 MiB + 64 KiB)'}</dd>
-              <dt>Data SHA-256</dt>
-              <dd class="digest" data-testid="hash-data">${file.dataSha256 ?? '–'}</dd>
-            </dl>`
-          : nothing
-      }
+              <dt>Data SHA-256</dt> <dd class="digest" data-testid="hash-data">${file.dataSha256 ?? '–'}</dd></dl>`
+        : nothing
+    }
       <ul class="findings" data-testid="hash-checks">
         ${
           checks.length === 0
             ? html`<li class="muted">The metadata claims no hash of ${file ? 'this file' : 'the shards'}.</li>`
             : checks.map(
                 (c) =>
-                  html`<li class=${c.match ? 'good' : 'bad'} data-testid="hash-check">
-                    ${shown(`${c.shard}${c.match ? '✓' : '✗'} ${c.key}: ${c.match ? 'matches' : `claims ${c.claimed}, the file has ${c.actual}`}`)}
-                  </li>`,
+                  html`<li class=${c.match ? 'good' : 'bad'} data-testid="hash-check">${shown(`${c.shard}${c.match ? '✓' : '✗'} ${c.key}: ${c.match ? 'matches' : `claims ${c.claimed}, the file has ${c.actual}`}`)}</li>`,
               )
         }
       </ul>`;

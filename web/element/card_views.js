@@ -73,11 +73,7 @@ export function headView(a) {
           />`
         : nothing
     }
-    <div>
-      <h2 data-testid="card-title">${shown(a.card?.title ?? a.name)}</h2>
-      <p class="what" data-testid="card-what">${shown(whatLine(a))}</p>
-    </div>
-  </header>`;
+    <div> <h2 data-testid="card-title">${shown(a.card?.title ?? a.name)}</h2> <p class="what" data-testid="card-what">${shown(whatLine(a))}</p></div></header>`;
 }
 
 /**
@@ -109,9 +105,7 @@ export function verdictView(a, findings) {
       <span class="muted">${why}</span>`;
   }
   return html`<section part="verdict" aria-labelledby="verdict-title">
-      <h3 id="verdict-title" class="visually-hidden">Verdict</h3>
-      <p class="verdict">${verdict}</p>
-    </section>
+      <h3 id="verdict-title" class="visually-hidden">Verdict</h3> <p class="verdict">${verdict}</p></section>
     ${
       a.kind === 'checkpoint' && findings.length === 0
         ? nothing
@@ -123,9 +117,7 @@ export function verdictView(a, findings) {
                   ? html`<li class="muted">Nothing to report.</li>`
                   : findings.map((f) => {
                       const where = f.component ? `${f.component}: ` : f.shard ? `${f.shard}: ` : '';
-                      return html`<li class=${f.severity} data-code=${f.code}>
-                        <span class="severity">${f.severity}</span> ${shown(`${where}${f.code}: ${f.message}`)}
-                      </li>`;
+                      return html`<li class=${f.severity} data-code=${f.code}><span class="severity">${f.severity}</span> ${shown(`${where}${f.code}: ${f.message}`)}</li>`;
                     })
               }
             </ul>
@@ -186,20 +178,16 @@ export function factsView(a, onCopy) {
   if (card.triggerWords.length)
     add(
       'Trigger words',
-      card.triggerWords
-        .slice(0, MAX_TRIGGERS)
-        .map(
-          (w) =>
-            html`<button
+      card.triggerWords.slice(0, MAX_TRIGGERS).map(
+        (w) =>
+          html`<button
               type="button"
               class="trigger"
               data-testid="trigger-word"
               title=${shown(`${w.source}${w.count ? `, ${w.count} images` : ''}: click to copy`)}
               @click=${() => onCopy(w.text)}
-            >
-              ${shown(w.text)}
-            </button>`,
-        ),
+            >${shown(w.text)}</button>`,
+      ),
     );
   const base = card.baseModel;
   if (base)
@@ -228,10 +216,9 @@ export function factsView(a, onCopy) {
     <h3 id="facts-title">Model card</h3>
     ${
       rejected
-        ? html`<p class="caution" data-testid="card-note">
-            The reference loader rejects this file (see the verdict); this card is read from its
-            header${a.cardNote ? `, ${a.cardNote}` : ''}.
-          </p>`
+        ? html`<p class="caution" data-testid="card-note">${shown(
+            `The reference loader rejects this file (see the verdict); this card is read from its header${a.cardNote ? `, ${a.cardNote}` : ''}.`,
+          )}</p>`
         : nothing
     }
     ${card.description ? html`<p data-testid="card-description">${shown(card.description)}</p>` : nothing}
@@ -269,9 +256,7 @@ export function metadataView(metadata, open, onToggle) {
               <tbody>
                 ${
                   entries.length === 0
-                    ? html`<tr>
-                        <td>${metadata ? '(empty)' : '(no __metadata__)'}</td>
-                      </tr>`
+                    ? html`<tr> <td>${metadata ? '(empty)' : '(no __metadata__)'}</td></tr>`
                     : entries.map(([key, raw]) => {
                         const value = text(raw);
                         const cut =
@@ -279,14 +264,10 @@ export function metadataView(metadata, open, onToggle) {
                             ? `${value.slice(0, MAX_VALUE_CHARS)}… (${grouped(value.length)} characters)`
                             : value;
                         return html`<tr>
-                          <th scope="row" class="mono">${shown(key)}</th>
-                          <td>${shown(cut)}</td>
-                        </tr>`;
+                          <th scope="row" class="mono">${shown(key)}</th> <td>${shown(cut)}</td></tr>`;
                       })
                 }
-              </tbody>
-            </table>
-          </div>`
+              </tbody> </table></div>`
         : nothing
     }
   </details>`;
@@ -313,32 +294,18 @@ export function checkpointView(a) {
       <table data-testid="ckpt-globals">
         <thead>
           <tr>
-            <th scope="col">Global</th>
-            <th scope="col">Safety</th>
-            <th scope="col" class="num">Count</th>
-          </tr>
-        </thead>
+            <th scope="col">Global</th> <th scope="col">Safety</th> <th scope="col" class="num">Count</th></tr></thead>
         <tbody>
           ${
             globals.length === 0
-              ? html`<tr>
-                  <td colspan="3">(none: the pickle names no function)</td>
-                </tr>`
+              ? html`<tr> <td colspan="3">(none: the pickle names no function)</td></tr>`
               : globals.map(
                   (g) =>
                     html`<tr data-testid="ckpt-global">
                       <td class="mono">${shown(globalName(g))}</td>
-                      <td class=${g.safety === 'unsafe' ? 'bad' : g.safety === 'unknown' ? 'caution' : 'good'}>
-                        ${g.safety}
-                      </td>
-                      <td class="num">${grouped(g.count)}</td>
-                    </tr>`,
+                      <td class=${g.safety === 'unsafe' ? 'bad' : g.safety === 'unknown' ? 'caution' : 'good'}>${g.safety}</td> <td class="num">${grouped(g.count)}</td></tr>`,
                 )
           }
-        </tbody>
-      </table>
-    </div>
-    <h3>Other values (${grouped(ckpt.objects.length + ckpt.objectsLeftOut)})</h3>
-    <pre data-testid="ckpt-objects">${shown(lines.length ? lines.join('\n') : '(none)')}</pre>
-  </section>`;
+        </tbody> </table></div>
+    <h3>Other values (${grouped(ckpt.objects.length + ckpt.objectsLeftOut)})</h3> <pre data-testid="ckpt-objects">${shown(lines.length ? lines.join('\n') : '(none)')}</pre></section>`;
 }

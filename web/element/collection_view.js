@@ -8,9 +8,7 @@ import { formatBytes, plural, shown } from './card_words.js';
 
 /** @param {import('../index.js').ValidationReport} report */
 const verdictCell = (report) =>
-  html`<td class=${report.loadable ? 'good' : 'bad'}>
-    ${shown(report.loadable || report.referenceError ? verdictText(report) : `not loadable: ${report.findings[0]?.code ?? ''}`)}
-  </td>`;
+  html`<td class=${report.loadable ? 'good' : 'bad'}>${shown(report.loadable || report.referenceError ? verdictText(report) : `not loadable: ${report.findings[0]?.code ?? ''}`)}</td>`;
 
 /**
  * @param {import('./open_answer.js').ModelAnswer} a
@@ -24,11 +22,7 @@ export function shardsView(a, digests) {
         <thead>
           <tr>
             <th scope="col">Shard</th>
-            <th scope="col" class="num">Tensors</th>
-            <th scope="col">Verdict</th>
-            <th scope="col" class="wide-only">SHA-256 (after hashing)</th>
-          </tr>
-        </thead>
+            <th scope="col" class="num">Tensors</th> <th scope="col">Verdict</th> <th scope="col" class="wide-only">SHA-256 (after hashing)</th></tr></thead>
         <tbody>
           ${a.shards.map(
             (s) =>
@@ -39,9 +33,7 @@ export function shardsView(a, digests) {
                 <td class="digest wide-only">${digests.get(s.name) ?? ''}</td>
               </tr>`,
           )}
-        </tbody>
-      </table>
-    </div>
+        </tbody> </table></div>
   </section>`;
 }
 
@@ -86,11 +78,7 @@ export function componentsView(a, selected, onSelect) {
           <tr>
             <th scope="col">Component</th>
             <th scope="col">Class</th>
-            <th scope="col" class="wide-only">Checkpoint</th>
-            <th scope="col" class="num">Tensors</th>
-            <th scope="col">Verdict</th>
-          </tr>
-        </thead>
+            <th scope="col" class="wide-only">Checkpoint</th> <th scope="col" class="num">Tensors</th> <th scope="col">Verdict</th></tr></thead>
         <tbody>
           ${p.components.map(
             (c) =>
@@ -102,23 +90,13 @@ export function componentsView(a, selected, onSelect) {
                     ?disabled=${c.model === null}
                     aria-current=${c.name === selected ? 'true' : 'false'}
                     @click=${() => onSelect(c.name)}
-                  >
-                    ${shown(c.name)}
-                  </button>
+                  >${shown(c.name)}</button>
                 </td>
                 <td>${shown(c.className ?? '(disabled)')}</td>
-                <td class="wide-only mono">
-                  ${shown(c.path ?? (c.weights === 'missing' ? 'no safetensors weights' : 'no weights'))}
-                </td>
-                <td class="num">${c.model ? grouped(c.model.tensors.length) : ''}</td>
-                <td class=${c.report?.loadable || c.weights === 'none' ? 'good' : 'bad'}>
-                  ${c.report ? (c.report.loadable ? 'loadable' : 'not loadable') : c.weights === 'missing' ? 'missing' : ''}
-                </td>
-              </tr>`,
+                <td class="wide-only mono">${shown(c.path ?? (c.weights === 'missing' ? 'no safetensors weights' : 'no weights'))}</td>
+                <td class="num">${c.model ? grouped(c.model.tensors.length) : ''}</td> <td class=${c.report?.loadable || c.weights === 'none' ? 'good' : 'bad'}>${c.report ? (c.report.loadable ? 'loadable' : 'not loadable') : c.weights === 'missing' ? 'missing' : ''}</td></tr>`,
           )}
-        </tbody>
-      </table>
-    </div>
+        </tbody> </table></div>
   </section>`;
 }
 
@@ -137,11 +115,7 @@ export function filesView(a, selected, onSelect) {
         <thead>
           <tr>
             <th scope="col">File</th>
-            <th scope="col" class="num">Tensors</th>
-            <th scope="col" class="num wide-only">Size</th>
-            <th scope="col">Verdict</th>
-          </tr>
-        </thead>
+            <th scope="col" class="num">Tensors</th> <th scope="col" class="num wide-only">Size</th> <th scope="col">Verdict</th></tr></thead>
         <tbody>
           ${a.files.map(
             (f, i) =>
@@ -152,17 +126,11 @@ export function filesView(a, selected, onSelect) {
                     class="name"
                     aria-current=${i === selected ? 'true' : 'false'}
                     @click=${() => onSelect(i)}
-                  >
-                    ${shown(f.label)}
-                  </button>
+                  >${shown(f.label)}</button>
                 </td>
                 <td class="num">${grouped(f.report.tensors)}</td>
-                <td class="num wide-only">${formatBytes(f.file.size)}</td>
-                ${verdictCell(f.report)}
-              </tr>`,
+                <td class="num wide-only">${formatBytes(f.file.size)}</td>${verdictCell(f.report)}</tr>`,
           )}
-        </tbody>
-      </table>
-    </div>
+        </tbody> </table></div>
   </section>`;
 }

@@ -24,6 +24,8 @@ export type CardKind = 'file' | 'model' | 'pipeline' | 'checkpoint' | 'files';
 /** The `load` event's detail. */
 export interface CardLoadDetail {
   kind: CardKind;
+  /** What is shown: a file's path in its folder or its name, the URL, a pipeline's or folder's part as `folder › part`. */
+  name: string;
   /** The verdict: a file's ValidationReport; a model's, pipeline's or folder's summarised as one (loadable when no finding is an error); a checkpoint's scan. */
   report: ValidationReport | PickleScan;
   /** The card shown (a pipeline's: the component shown; a folder's: the file shown), or null (a header that could not be read). */

@@ -51,7 +51,7 @@ function typed(error) {
  * @attr state - Reflected, read-only: `loading` while a source is read, then `done` or `error`.
  * @attr drop-target - Set while a file is dragged over a `droppable` card.
  *
- * @fires {CustomEvent<{ kind: string, report: object, card: object | null, opened: object | null }>} load - An answer is shown (a rejected file's included: its verdict is the answer).
+ * @fires {CustomEvent<{ kind: string, name: string, report: object, card: object | null, opened: object | null }>} load - An answer is shown (a rejected file's included: its verdict is the answer).
  * @fires {CustomEvent<SafetensorsError>} error - The source could not be read (network, HTTP status, permission); not on abort.
  * @fires {CustomEvent<{ phase: string, done: number, total: number, unit?: string }>} progress - A long read moved on: `open` (shards, components or files), `hash`, `scan`, `civitai`, `convert` (bytes).
  *
@@ -148,9 +148,9 @@ export class SafetensorsCard extends LitElement {
     return shownAnswer && 'card' in shownAnswer ? shownAnswer.card : null;
   }
 
-  /** What the source opened as: a SafetensorsFile (null when rejected), ShardedModel, SafetensorsPipeline or Checkpoint. */
+  /** What the source opened as: a SafetensorsFile (null when rejected), ShardedModel, SafetensorsPipeline or Checkpoint; a folder's: the file shown's. */
   get opened() {
-    const a = this.#answer;
+    const a = this.#answer?.kind === 'files' ? this.#part : this.#answer;
     return a && 'opened' in a ? a.opened : null;
   }
 
@@ -221,9 +221,14 @@ export class SafetensorsCard extends LitElement {
     await this.updateComplete;
     const a = this.#answer;
     if (!a) return;
-    this.dispatchEvent(
-      new CustomEvent('load', { detail: { kind: a.kind, report: this.report, card: this.card, opened: this.opened } }),
-    );
+    const detail = {
+      kind: a.kind,
+      name: this.#part?.name ?? a.name,
+      report: this.report,
+      card: this.card,
+      opened: this.opened,
+    };
+    this.dispatchEvent(new CustomEvent('load', { detail }));
   }
 
   /**
@@ -387,11 +392,7 @@ export class SafetensorsCard extends LitElement {
     const a = this.#answer;
     if (this.#failure)
       return html`<section part="verdict">
-        <p class="verdict">
-          <span class="badge bad" data-testid="verdict">could not read the source</span>
-          <span data-testid="failure">${shown(`${this.#failure.code}: ${this.#failure.message}`)}</span>
-        </p>
-      </section>`;
+        <p class="verdict"><span class="badge bad" data-testid="verdict">could not read the source</span><span data-testid="failure">${shown(`${this.#failure.code}: ${this.#failure.message}`)}</span></p></section>`;
     if (!a)
       return this.#currentState === 'loading'
         ? html`<p class="muted" data-testid="opening">${this.#opening}</p>`
@@ -404,11 +405,7 @@ export class SafetensorsCard extends LitElement {
           ? componentsView(a, /** @type {string | null} */ (this.#selected), (name) => this.#select(name))
           : filesView(a, Number(this.#selected ?? 0), (i) => this.#select(i));
       return html`<header class="head" part="header">
-          <div>
-            <h2 data-testid="card-title">${shown(a.name)}</h2>
-            <p class="what">${a.kind === 'pipeline' ? 'diffusers pipeline' : 'separate files'}</p>
-          </div>
-        </header>
+          <div> <h2 data-testid="card-title">${shown(a.name)}</h2> <p class="what">${a.kind === 'pipeline' ? 'diffusers pipeline' : 'separate files'}</p></div></header>
         ${verdictView(a, a.report.findings)} ${table}
         ${this.#part ? html`<div class="part">${this.#cardView(this.#part)}</div>` : this.#currentState === 'loading' ? html`<p class="muted">Reading…</p>` : nothing}`;
     }
@@ -423,8 +420,6 @@ export class SafetensorsCard extends LitElement {
           ? html`<p class="muted" part="drop-hint">Drop a .safetensors file, a checkpoint or a model's folder here.</p>`
           : nothing
       }
-      <p class="visually-hidden" role="status" aria-live="polite" data-testid="announcement">${this.#announcement()}</p>
-      ${this.#body()}
-    </div>`;
+      <p class="visually-hidden" role="status" aria-live="polite" data-testid="announcement">${this.#announcement()}</p>${this.#body()}</div>`;
   }
 }

@@ -144,11 +144,7 @@ export class TensorTable {
         scope="col"
         class=${cls}
         aria-sort=${this.sortKey === key ? (this.descending ? 'descending' : 'ascending') : 'none'}
-      >
-        <button type="button" data-testid="sort-${key}" @click=${() => this.sortBy(key)}>
-          ${label}${this.sortKey === key ? (this.descending ? ' ▼' : ' ▲') : ''}
-        </button>
-      </th>`;
+      > <button type="button" data-testid="sort-${key}" @click=${() => this.sortBy(key)}>${label}${this.sortKey === key ? (this.descending ? ' ▼' : ' ▲') : ''}</button></th>`;
     const range =
       order.length === 0
         ? this.query
@@ -166,14 +162,10 @@ export class TensorTable {
           placeholder="Filter by name"
           .value=${this.query}
           @input=${(/** @type {Event} */ e) => this.searched(e)}
-        />
-        <span class="muted" role="status" data-testid="tensor-range">${range}</span>
-      </div>
+        /><span class="muted" role="status" data-testid="tensor-range">${range}</span></div>
       <div class="table-wrap">
         <table data-testid="tensor-table">
-          <caption class="visually-hidden">
-            Tensors, page ${page + 1} of ${pages}; click a name to preview its first values
-          </caption>
+          <caption class="visually-hidden">Tensors, page ${page + 1} of ${pages}; click a name to preview its first values</caption>
           <thead>
             <tr>
               ${header('name', 'Name')} ${header('dtype', 'Dtype', 'mid-up')}
@@ -197,22 +189,14 @@ export class TensorTable {
               const shape = `[${t.shape.join(', ')}]`;
               return html`<tr data-name=${t.name}>
                 <td>
-                  <button type="button" class="name" @click=${() => onPreview(t)}>${shown(t.name)}</button>
-                  <div class="narrow-only muted mono">${dtype} ${shape}</div>
-                </td>
+                  <button type="button" class="name" @click=${() => onPreview(t)}>${shown(t.name)}</button> <div class="narrow-only muted mono">${dtype} ${shape}</div></td>
                 <td class="mid-up">${dtype}</td>
                 <td class="mono mid-up">${shape}</td>
                 ${sharded ? html`<td class="wide-only">${shown(t.shard)}</td>` : nothing}
-                <td class="wide-only mono">
-                  ${checkpoint ? shown(t.storage) : t.dataOffsets ? `${t.dataOffsets[0]}–${t.dataOffsets[1]}` : ''}
-                </td>
-                <td class="num">${checkpoint ? grouped(values(t.shape)) : shortBytes(t.byteLength ?? 0)}</td>
-                ${scan ? html`<td class=${scanClass} data-testid="scan-cell">${scanText}</td>` : nothing}
-              </tr>`;
+                <td class="wide-only mono">${checkpoint ? shown(t.storage) : t.dataOffsets ? `${t.dataOffsets[0]}–${t.dataOffsets[1]}` : ''}</td>
+                <td class="num">${checkpoint ? grouped(values(t.shape)) : shortBytes(t.byteLength ?? 0)}</td>${scan ? html`<td class=${scanClass} data-testid="scan-cell">${scanText}</td>` : nothing}</tr>`;
             })}
-          </tbody>
-        </table>
-      </div>
+          </tbody> </table></div>
       ${
         pages > 1
           ? html`<nav class="pager" aria-label="Pages of tensors">
@@ -222,20 +206,14 @@ export class TensorTable {
                 data-testid="page-previous"
                 ?disabled=${page === 0}
                 @click=${() => this.turn(page - 1)}
-              >
-                Previous
-              </button>
+              >Previous</button>
               <span>Page ${grouped(page + 1)} of ${grouped(pages)}</span>
               <button
                 type="button"
                 data-testid="page-next"
                 ?disabled=${page >= pages - 1}
                 @click=${() => this.turn(page + 1)}
-              >
-                Next
-              </button>
-              <button type="button" ?disabled=${page >= pages - 1} @click=${() => this.turn(pages - 1)}>Last</button>
-            </nav>`
+              >Next</button> <button type="button" ?disabled=${page >= pages - 1} @click=${() => this.turn(pages - 1)}>Last</button></nav>`
           : nothing
       }
     </section>`;
