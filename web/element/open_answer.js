@@ -339,6 +339,17 @@ async function openFilesOf(files, folder, context) {
 }
 
 /**
+ * The folder picked or dropped files lie in (a folder pick's or drop's paths all start with it),
+ * or null.
+ * @param {File[]} files
+ */
+function commonFolder(files) {
+  const tops = new Set(files.map((f) => (pathOf(f).includes('/') ? pathOf(f).split('/')[0] : '')));
+  const [top] = tops;
+  return tops.size === 1 && top ? top : null;
+}
+
+/**
  * Opens what <safetensors-card> was given.
  * @param {unknown} source a File or Blob, a FileSystemFileHandle, picked files (an array or a
  *   FileList), bytes, or an http(s) URL (a model_index.json: a pipeline; another .json: a sharded
@@ -375,7 +386,7 @@ export async function openAnswer(source, context) {
         'UnsupportedSource',
         'an array given as the source must hold File objects (a pick or a drop), and at least one',
       );
-    return openFilesOf(source, context.folder ?? null, context);
+    return openFilesOf(source, context.folder ?? commonFolder(source), context);
   }
   if (typeof File !== 'undefined' && source instanceof File) return openFilesOf([source], null, context);
   if (isBlob(source) || source instanceof ArrayBuffer || ArrayBuffer.isView(source))
