@@ -8,10 +8,14 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { elementBrowser, inCard, openCard, pickFiles } from './element_page.js';
 import { writeSafetensors } from '../../tools/write_safetensors.js';
-import { markBidiControls } from '../../web/card/card_text.js';
+import { grouped, markBidiControls } from '../../web/card/card_text.js';
 import { openSafetensors } from '../../web/index.js';
 
 const ctx = elementBrowser('stw-element-hostile-');
+
+/** A string as the card shows a metadata key or value and a tensor name: past 400 characters cut, its length said. */
+const cut = (text) =>
+  markBidiControls(text.length > 400 ? `${text.slice(0, 400)}… (${grouped(text.length)} characters)` : text);
 
 // Each payload sets window.pwned if it ever runs.
 const PAYLOADS = [
@@ -95,10 +99,10 @@ describe('hostile strings in <safetensors-card> (Chromium)', () => {
     // Open everything that shows strings: the metadata, each tensor's preview, a hover on each word.
     await page.locator(inCard('metadata-box')).locator('summary').click();
     const keys = await page.locator(inCard('metadata')).locator('tbody th').allTextContents();
-    expect(keys.sort()).toEqual(Object.keys(st.metadata).map(markBidiControls).sort());
+    expect(keys.sort()).toEqual(Object.keys(st.metadata).map(cut).sort());
     for (const word of await page.locator(inCard('trigger-word')).all()) await word.hover();
     const buttons = page.locator('safetensors-card [data-testid=tensor-table] tbody button.name');
-    expect((await buttons.allTextContents()).sort()).toEqual(st.tensors.map((t) => markBidiControls(t.name)).sort());
+    expect((await buttons.allTextContents()).sort()).toEqual(st.tensors.map((t) => cut(t.name)).sort());
     for (const button of await buttons.all()) {
       await button.click();
       await page.waitForFunction(() =>
@@ -119,6 +123,20 @@ describe('hostile strings in <safetensors-card> (Chromium)', () => {
     });
     expect(frame).toBeLessThan(1000);
     expect(loadMs).toBeLessThan(20_000);
+
+    // Laid out by its own width, at 1,000 px and at a phone's 360: nothing wider than the page,
+    // and a 1 MiB string cut (its length said) rather than laid out whole.
+    for (const width of [1000, 360]) {
+      await page.setViewportSize({ width, height: 800 });
+      const box = await page.evaluate(() => ({
+        page: document.documentElement.scrollWidth,
+        viewport: document.documentElement.clientWidth,
+        height: window.card.getBoundingClientRect().height,
+      }));
+      expect(box.page, `${width} px`).toBeLessThanOrEqual(box.viewport);
+      expect(box.height, `${width} px`).toBeLessThan(60_000);
+    }
+    expect(await page.locator(inCard('card-description')).textContent()).toMatch(/… \(1,048,\d{3} characters\)$/);
     expect(errors).toEqual([]);
     await page.close();
   }, 120_000);

@@ -83,6 +83,7 @@ export const cardStyles = css`
   }
   p {
     margin: 0.3rem 0;
+    overflow-wrap: anywhere;
   }
   button,
   input,
@@ -266,7 +267,8 @@ export const cardStyles = css`
     border-bottom: 1px solid var(--_border);
     vertical-align: top;
   }
-  td {
+  td,
+  th[scope='row'] {
     overflow-wrap: anywhere;
   }
   td.num,

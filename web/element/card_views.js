@@ -17,12 +17,22 @@ import {
 } from '../card/card_text.js';
 import { verdictText } from '../file/verdict_text.js';
 import { webLink } from './card_reads.js';
-import { CHECKPOINT_FORMATS, checkpointVerdictWords, formatBytes, globalName, plural, shown } from './card_words.js';
+import {
+  CHECKPOINT_FORMATS,
+  checkpointVerdictWords,
+  formatBytes,
+  globalName,
+  plural,
+  shown,
+  shownCut,
+} from './card_words.js';
 
 /** Trigger words shown at most. */
 const MAX_TRIGGERS = 12;
-/** A metadata value longer than this is cut, with its length said. */
+/** A metadata key or value, or a title, longer than this is cut, with its length said. */
 const MAX_VALUE_CHARS = 400;
+/** A description or a fact longer than this is cut, with its length said. */
+const MAX_TEXT_CHARS = 4000;
 /** The globals table's order: the dangerous first. */
 const RANK = { unsafe: 0, unknown: 1, safe: 2 };
 const BADGE = { safe: 'ok', unknown: 'warn', unsafe: 'bad' };
@@ -73,7 +83,7 @@ export function headView(a) {
           />`
         : nothing
     }
-    <div> <h2 data-testid="card-title">${shown(a.card?.title ?? a.name)}</h2> <p class="what" data-testid="card-what">${shown(whatLine(a))}</p></div></header>`;
+    <div> <h2 data-testid="card-title">${shownCut(a.card?.title ?? a.name, MAX_VALUE_CHARS)}</h2> <p class="what" data-testid="card-what">${shown(whatLine(a))}</p></div></header>`;
 }
 
 /**
@@ -221,19 +231,19 @@ export function factsView(a, onCopy) {
           )}</p>`
         : nothing
     }
-    ${card.description ? html`<p data-testid="card-description">${shown(card.description)}</p>` : nothing}
+    ${card.description ? html`<p data-testid="card-description">${shownCut(card.description, MAX_TEXT_CHARS)}</p>` : nothing}
     <dl class="facts" data-testid="card-facts">
       ${rows.map(
         ([label, value, id]) =>
           html`<dt>${label}</dt>
-            <dd data-testid=${id || nothing}>${typeof value === 'string' ? shown(value) : value}</dd>`,
+            <dd data-testid=${id || nothing}>${typeof value === 'string' ? shownCut(value, MAX_TEXT_CHARS) : value}</dd>`,
       )}
     </dl>
   </section>`;
 }
 
 /**
- * The metadata, collapsed, every key (a long value cut, with its length); rows are made only
+ * The metadata, collapsed, every key (a long key or value cut, with its length); rows are made only
  * once it is opened.
  * @param {Record<string, unknown> | null} metadata
  * @param {boolean} open
@@ -258,13 +268,8 @@ export function metadataView(metadata, open, onToggle) {
                   entries.length === 0
                     ? html`<tr> <td>${metadata ? '(empty)' : '(no __metadata__)'}</td></tr>`
                     : entries.map(([key, raw]) => {
-                        const value = text(raw);
-                        const cut =
-                          value.length > MAX_VALUE_CHARS
-                            ? `${value.slice(0, MAX_VALUE_CHARS)}… (${grouped(value.length)} characters)`
-                            : value;
                         return html`<tr>
-                          <th scope="row" class="mono">${shown(key)}</th> <td>${shown(cut)}</td></tr>`;
+                          <th scope="row" class="mono">${shownCut(key, MAX_VALUE_CHARS)}</th> <td>${shownCut(text(raw), MAX_VALUE_CHARS)}</td></tr>`;
                       })
                 }
               </tbody> </table></div>`

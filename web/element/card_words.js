@@ -6,6 +6,17 @@ import { grouped, markBidiControls, shortBytes } from '../card/card_text.js';
 /** Text from a file (names, metadata, messages that quote them) as the element shows it. */
 export const shown = (/** @type {unknown} */ text) => markBidiControls(String(text));
 
+/**
+ * Text from a file as `shown`, cut after `max` characters with its length said ("…… (1,048,576
+ * characters)"), so that a hostile 1 MB name or value is not laid out whole.
+ * @param {unknown} text
+ * @param {number} max
+ */
+export function shownCut(text, max) {
+  const s = String(text);
+  return shown(s.length > max ? `${s.slice(0, max)}… (${grouped(s.length)} characters)` : s);
+}
+
 /** "1 tensor", "2,048 tensors". */
 export const plural = (/** @type {number} */ n, /** @type {string} */ word) =>
   `${grouped(n)} ${word}${n === 1 ? '' : 's'}`;

@@ -4,7 +4,7 @@
 // once per (tensors, search, sort) and kept; names are text, never HTML.
 import { html, nothing } from 'lit';
 import { grouped, shortBytes } from '../card/card_text.js';
-import { plural, shown, tensorScanText } from './card_words.js';
+import { plural, shown, shownCut, tensorScanText } from './card_words.js';
 
 /** Rows on one page. */
 export const PAGE_ROWS = 100;
@@ -12,6 +12,8 @@ export const PAGE_ROWS = 100;
 const NATURAL_SORT_LIMIT = 200_000;
 /** A search waits this long after the last key before filtering. */
 const SEARCH_DELAY_MS = 120;
+/** A name longer than this is shown cut, with its length said (a row's data-name holds it whole). */
+const MAX_NAME_CHARS = 400;
 
 const NATURAL = new Intl.Collator('en', { numeric: true });
 
@@ -189,7 +191,7 @@ export class TensorTable {
               const shape = `[${t.shape.join(', ')}]`;
               return html`<tr data-name=${t.name}>
                 <td>
-                  <button type="button" class="name" @click=${() => onPreview(t)}>${shown(t.name)}</button> <div class="narrow-only muted mono">${dtype} ${shape}</div></td>
+                  <button type="button" class="name" @click=${() => onPreview(t)}>${shownCut(t.name, MAX_NAME_CHARS)}</button> <div class="narrow-only muted mono">${dtype} ${shape}</div></td>
                 <td class="mid-up">${dtype}</td>
                 <td class="mono mid-up">${shape}</td>
                 ${sharded ? html`<td class="wide-only">${shown(t.shard)}</td>` : nothing}
