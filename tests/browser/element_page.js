@@ -22,10 +22,17 @@ export const elementBrowser = (prefix) => demoBrowser(prefix, ['web', 'demo', 't
  * A new page showing an empty card, once the element is defined; `errors` collects the page's
  * uncaught errors.
  * @param {{ url: string, browser: import('playwright-core').Browser }} ctx from elementBrowser
- * @param {{ attributes?: Record<string, string>, colorScheme?: 'light' | 'dark', width?: number, acceptDownloads?: boolean }} [options]
+ * @param {{ attributes?: Record<string, string>, colorScheme?: 'light' | 'dark', width?: number }} [options]
  */
 export async function openCard(ctx, { attributes = {}, colorScheme = 'light', width = 1000 } = {}) {
-  const page = await ctx.browser.newPage({ colorScheme, viewport: { width, height: 800 }, acceptDownloads: true });
+  // A context of its own (closed with the page), as @axe-core/playwright needs one.
+  const context = await ctx.browser.newContext({
+    colorScheme,
+    viewport: { width, height: 800 },
+    acceptDownloads: true,
+  });
+  const page = await context.newPage();
+  page.on('close', () => context.close().catch(() => {}));
   /** @type {Error[]} */
   const errors = [];
   page.on('pageerror', (e) => errors.push(e));
