@@ -7,12 +7,20 @@ import { pickFile } from './demo_browser.js';
 /** What the card shows: its tensor count (the report's, or a checkpoint's tensors), verdict and finding codes. */
 export async function shownCard(page) {
   return {
+    // The tensor table's count (of the part shown, in a pipeline), else the report's (a rejected file).
     count: await page.evaluate(() => {
       const card = document.getElementById('card');
-      return String(card.report?.tensors ?? card.opened?.tensors?.length ?? '');
+      const counts = card.shadowRoot.querySelectorAll('[data-testid=tensor-count]');
+      return counts.length
+        ? counts[counts.length - 1].textContent.replace(/,/g, '')
+        : String(card.report?.tensors ?? '');
     }),
     verdict: await page.textContent('[data-testid=verdict]'),
-    findings: await page.$$eval('[data-testid=findings] li[data-code]', (items) => items.map((li) => li.dataset.code)),
+    // The first findings list: the file's, or a pipeline's or folder's (the part's comes below).
+    findings: await page.$eval('safetensors-card', (card) => {
+      const list = card.shadowRoot.querySelector('[data-testid=findings]');
+      return list ? [...list.querySelectorAll('li[data-code]')].map((li) => li.dataset.code) : [];
+    }),
   };
 }
 

@@ -11,18 +11,25 @@ import { HAVE_REAL, REAL_DIR } from '../js/fixtures.js';
 import { startServer } from '../js/http_server.js';
 import { INDEX_NAME, writeShardCases } from '../../tools/shard_cases.js';
 import { writePipelineCase } from '../../tools/pipeline_case.js';
+import { previewOf, runRead, shownCard } from './demo_pick.js';
 
 const SHARDED = join(REAL_DIR, 'sharded');
 const demo = demoBrowser('stw-shards-');
 
 async function shown(page) {
   await page.waitForFunction(() => document.body.dataset.state === 'done' || document.body.dataset.state === 'error');
+  const { verdict, count } = await shownCard(page);
   return {
-    verdict: await page.textContent('[data-testid=verdict]'),
-    count: await page.textContent('[data-testid=tensor-count]'),
-    findings: await page.$$eval('[data-testid=findings] li', (items) =>
-      items.map((li) => li.dataset.code ?? li.textContent),
-    ),
+    verdict,
+    count,
+    failure: (await page.locator('[data-testid=failure]').count())
+      ? await page.textContent('[data-testid=failure]')
+      : '',
+    // The first list (a pipeline's, above its component's): each finding's code, or what it says.
+    findings: await page.$eval('safetensors-card', (card) => {
+      const list = card.shadowRoot.querySelector('[data-testid=findings]');
+      return list ? [...list.querySelectorAll('li')].map((li) => li.dataset.code ?? li.textContent) : [];
+    }),
     // name, tensors, verdict (the fourth cell gets the shard's SHA-256 after hashing)
     shards: await page.$$eval('[data-testid=shard-row]', (rows) =>
       rows.map((r) => [...r.cells].slice(0, 3).map((c) => c.textContent)),
@@ -64,11 +71,9 @@ describe.skipIf(!HAVE_REAL)('sharded models in the demo (Chromium)', () => {
       ['model-00005-of-00006.safetensors', '7', 'loadable'],
       ['model-00006-of-00006.safetensors', '3', 'loadable'],
     ]);
+    await page.click('[data-testid=metadata-box] summary');
     expect(await page.textContent('[data-testid=metadata]')).toContain('4305');
-    await page.click('[data-testid=expand-all]');
-    await page.click('tr[data-name="float32_357"]');
-    await page.waitForFunction(() => document.body.dataset.state === 'done');
-    expect(await page.textContent('[data-testid=preview]')).toMatch(/^float32_357 \(F32, rows 0–3 of 3, 105 values/);
+    expect(await previewOf(page, 'float32_357')).toMatch(/^float32_357 \(F32, rows 0–3 of 3, 105 values/);
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -113,8 +118,8 @@ describe.skipIf(!HAVE_REAL)('sharded models in the demo (Chromium)', () => {
       expect(single.verdict).toBe('loadable');
       expect(single.count).toBe('7');
       const blocked = await openUrl(page, closed.url(`/m/${INDEX_NAME}`));
-      expect(blocked.verdict).toContain('could not read the file');
-      expect(blocked.verdict).toContain('Access-Control-Allow-Origin');
+      expect(blocked.verdict).toBe('could not read the source');
+      expect(blocked.failure).toContain('Access-Control-Allow-Origin');
       expect(errors).toEqual([]);
       await page.close();
     } finally {
@@ -126,7 +131,9 @@ describe.skipIf(!HAVE_REAL)('sharded models in the demo (Chromium)', () => {
 
 describe('a diffusers pipeline in the demo (Chromium)', () => {
   const components = (page) =>
-    page.$$eval('[data-testid=component-row]', (rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
+    page.$$eval('[data-testid=component-row]', (rows) =>
+      rows.map((r) => [...r.cells].map((c) => c.textContent.trim())),
+    );
 
   test("picked as a folder and by URL: every component's verdict, the missing VAE, a component shown on a click", async () => {
     const dir = await writePipelineCase(join(demo.dir, 'pipeline'), HAVE_REAL ? SHARDED : null);
@@ -153,7 +160,10 @@ describe('a diffusers pipeline in the demo (Chromium)', () => {
       /^2 with weights \(1 sharded\), 4 without, 1 missing · [\d.]+K? parameters · [\d.]+ (B|KiB) \([\d,]+ bytes\) of tensors/,
     );
     // The first component with weights is shown: the sharded text encoder, with its shards.
-    expect(await page.textContent('[data-testid=file-name]')).toBe('pipeline › text_encoder');
+    expect(await page.locator('[data-testid=card-title]').allTextContents()).toEqual([
+      'pipeline',
+      'pipeline › text_encoder',
+    ]);
     expect(picked.shards.length).toBeGreaterThan(1);
     await page.evaluate(() => {
       document.body.dataset.state = 'picking';
@@ -161,14 +171,10 @@ describe('a diffusers pipeline in the demo (Chromium)', () => {
     await page.click('[data-testid=component-row] button:text-is("unet")');
     const unet = await shown(page);
     expect(unet.count).toBe('4');
-    expect(await page.isHidden('#shards-box')).toBe(true);
-    await page.click('[data-testid=expand-all]');
-    await page.click('tr[data-name="conv_in.bias"]');
-    await page.waitForFunction(() => document.body.dataset.state === 'done');
-    expect(await page.textContent('[data-testid=preview]')).toMatch(/^conv_in\.bias \(F32/);
+    expect(await page.locator('[data-testid=shards]').count()).toBe(0);
+    expect(await previewOf(page, 'conv_in.bias')).toMatch(/^conv_in\.bias \(F32/);
     // A component's file is hashed from the picked folder.
-    await page.click('[data-testid=hash-button]');
-    await page.waitForFunction(() => document.body.dataset.state === 'done');
+    await runRead(page, 'hash');
     expect(await page.textContent('[data-testid=hash-sha256]')).toBe(
       createHash('sha256')
         .update(readFileSync(join(dir, 'unet/diffusion_pytorch_model.safetensors')))

@@ -154,7 +154,7 @@ export class TensorTable {
           : 'No tensors.'
         : `${grouped(first + 1)}–${grouped(first + shownRows.length)} of ${grouped(order.length)}${order.length < rows.length ? ` (of ${plural(rows.length, 'tensor')})` : ''}`;
     return html`<section part="tensors" aria-labelledby="tensors-title">
-      <h3 id="tensors-title">Tensors (${grouped(rows.length)})</h3>
+      <h3 id="tensors-title">Tensors (<span data-testid="tensor-count">${grouped(rows.length)}</span>)</h3>
       <p class="muted" data-testid="tensor-note">${note}</p>
       <div class="tools">
         <input
