@@ -14,6 +14,7 @@ import {
   cardText,
   elementBrowser,
   findingCodes,
+  inCard,
   openCard,
   pickFiles,
 } from './element_page.js';
@@ -177,6 +178,47 @@ describe('<safetensors-card> events and state (Chromium)', () => {
         'Demo sample LoRA',
       ]);
       expect(await statesSince(page)).toEqual(['loading', 'loading', 'done']);
+    } finally {
+      await server.close();
+    }
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  test('a new source stops the hashing of the previous one: its reads aborted, nothing of it shown on the new card', async () => {
+    const data = new Uint8Array(8 << 20).fill(3);
+    const remote = writeSafetensors([{ name: 'w', dtype: 'U8', shape: [data.byteLength], data }], { format: 'pt' });
+    const server = await startServer();
+    server.files.set('/m/remote.safetensors', { bytes: remote, etag: '"h1"' });
+    /** @type {{ res: import('node:http').ServerResponse, closed: boolean }[]} */
+    const held = [];
+    let holding = false;
+    server.answer = (req, res) => {
+      if (!holding || req.method !== 'GET') return false;
+      const entry = { res, closed: false };
+      res.on('close', () => (entry.closed = true));
+      held.push(entry);
+      return true;
+    };
+    const { page, errors } = await openCard(ctx);
+    try {
+      await answerTo(page, (url) => window.card.setAttribute('src', url), server.url('/m/remote.safetensors'));
+      holding = true; // from now on the server answers nothing: the hash's reads hang
+      await page.click(inCard('hash-button'));
+      await expect.poll(() => held.length, { timeout: 10_000 }).toBeGreaterThan(0);
+      expect((await cardText(page, 'hash-button')).trim()).toBe('Stop');
+      expect(await page.locator(inCard('hash-progress')).count()).toBe(1);
+
+      const load = await pickFiles(page, SAMPLE, { one: true });
+      expect(load).toMatchObject({ type: 'load', detail: { title: 'Demo sample LoRA' } });
+      await expect.poll(() => held.every((h) => h.closed), { timeout: 10_000 }).toBe(true);
+      for (const { res } of held) if (!res.writableEnded) res.writeHead(500).end();
+      await page.waitForTimeout(500);
+      expect((await cardText(page, 'hash-button')).trim()).toBe('Compute hashes');
+      expect(await cardText(page, 'hash-status')).toBe('');
+      expect(await page.locator(inCard('hash-progress')).count()).toBe(0);
+      expect(await page.locator(inCard('hashes')).count()).toBe(0);
+      expect((await answers(page)).map((a) => a.type)).toEqual(['load', 'load']);
     } finally {
       await server.close();
     }
