@@ -4,19 +4,9 @@
 // unsafe one refused until the user picks "tensors only"), a tensor's first values, a trigger
 // word copied. A long read's button becomes Stop; a new source stops every read (reset()).
 import { html, nothing } from 'lit';
-import { lookupCivitai, openSafetensors } from '../index.js';
-import { LEFT_BEHIND_KEY } from '../pickle/checkpoint_convert.js';
-import {
-  CONVERTIBLE,
-  civitaiAsks,
-  civitaiPage,
-  hashAnswer,
-  outputName,
-  previewText,
-  scanAnswer,
-} from './card_reads.js';
+import { lookupCivitai } from '../index.js';
+import { CONVERTIBLE, civitaiAsks, civitaiPage, outputName } from './card_links.js';
 import { formatBytes, plural, shown } from './card_words.js';
-import { saveBlob } from './save_blob.js';
 
 /**
  * @typedef {import('./open_answer.js').Answer} Answer
@@ -28,6 +18,8 @@ import { saveBlob } from './save_blob.js';
 const elapsed = (/** @type {number} */ since) => (performance.now() - since).toFixed(0);
 const isAbort = (/** @type {unknown} */ e) => e instanceof Error && e.name === 'AbortError';
 const message = (/** @type {unknown} */ e) => (e instanceof Error ? e.message : String(e));
+/** The reads themselves, loaded on the first click (./card_reads.js). */
+const reads = () => import('./card_reads.js');
 
 /** @typedef {import('lit').ReactiveController} ReactiveController */
 
@@ -116,7 +108,7 @@ export class CardActions {
   hash(a) {
     return this.run('hash', 'Hashing', async (context) => {
       const started = performance.now();
-      const hashed = await hashAnswer(a, context);
+      const hashed = await (await reads()).hashAnswer(a, context);
       context.signal.throwIfAborted();
       this.hashed = hashed;
       this.findings = [...this.findings, ...hashed.findings];
@@ -130,7 +122,7 @@ export class CardActions {
   scanData(a) {
     return this.run('scan', 'Scan', async (context) => {
       const started = performance.now();
-      const result = await scanAnswer(a, context);
+      const result = await (await reads()).scanAnswer(a, context);
       context.signal.throwIfAborted();
       this.scan = new Map(result.tensors.map((r) => [r.name, r]));
       this.findings = [...this.findings, ...result.findings];
@@ -175,10 +167,10 @@ export class CardActions {
    * @param {boolean} allowUnsafeGlobals the explicit choice: its tensors only, the globals left behind
    */
   convert(a, allowUnsafeGlobals) {
-    return this.run('convert', 'Conversion', async ({ signal, onProgress }) => {
-      let blob;
+    return this.run('convert', 'Conversion', async (context) => {
+      const { convertAndSave } = await reads();
       try {
-        blob = await a.opened.toSafetensors({ metadata: { format: 'pt' }, allowUnsafeGlobals });
+        return await convertAndSave(a, allowUnsafeGlobals, context);
       } catch (error) {
         if (error instanceof Error && 'code' in error && error.code === 'UnsafeCheckpoint') {
           this.offerUnsafe = true;
@@ -186,15 +178,6 @@ export class CardActions {
         }
         throw error;
       }
-      signal.throwIfAborted();
-      const written = await openSafetensors(blob, { signal }); // read back as a user would open it
-      const saved = await saveBlob(blob, outputName(a.name), onProgress);
-      if (!saved) return 'Not saved: no file was picked.';
-      const left = written.metadata?.[LEFT_BEHIND_KEY];
-      return (
-        `${saved.how === 'saved' ? 'Saved' : 'Downloaded'} ${saved.name}: ${plural(written.tensors.length, 'tensor')}, ${formatBytes(blob.size)}, ${written.report.loadable ? 'loadable' : 'NOT loadable'}.` +
-        (left ? ` Left behind, and listed in its metadata (${LEFT_BEHIND_KEY}): ${left.split(',').join(', ')}.` : '')
-      );
     });
   }
 
@@ -209,7 +192,7 @@ export class CardActions {
     this.host.requestUpdate();
     let text;
     try {
-      text = await previewText(/** @type {any} */ (opened), row);
+      text = await (await reads()).previewText(/** @type {any} */ (opened), row);
     } catch (error) {
       text = `${row.name}: ${error instanceof Error && 'code' in error ? error.code : 'Error'}: ${message(error)}`;
     }

@@ -1,7 +1,12 @@
 // The reads behind <safetensors-card>'s buttons, without the DOM: hashes (of a file, or of each
 // shard of a sharded model in turn), the data scan, a tensor's first values, a checkpoint
-// converted, and which hashes a Civitai lookup asks with.
-import { validateSafetensors } from '../index.js';
+// converted and saved. Loaded on the first click of one (./card_actions.js), so that a page that
+// only shows cards never downloads it.
+import { openSafetensors, validateSafetensors } from '../index.js';
+import { LEFT_BEHIND_KEY } from '../pickle/checkpoint_convert.js';
+import { outputName } from './card_links.js';
+import { formatBytes, plural } from './card_words.js';
+import { saveBlob } from './save_blob.js';
 
 /** A tensor's preview holds at most this many values (whole rows of its first dimension). */
 const PREVIEW_ELEMENTS = 4096;
@@ -123,67 +128,24 @@ export async function previewText(opened, t) {
 }
 
 /**
- * The converted file's name: lightning.ckpt → lightning.safetensors, a URL's last part likewise,
- * and pytorch_model.bin → model.safetensors (the names the Hub's repositories use for the two).
- * @param {string} name
+ * Converts a checkpoint (its tensors only when `allowUnsafeGlobals`), reads the result back as a
+ * user would open it, and saves it (a save picker, else a download); what happened, in a
+ * sentence. Rejects with the package's UnsafeCheckpoint when the checkpoint names a global that
+ * is not safe and the user has not chosen "tensors only".
+ * @param {import('./open_answer.js').CheckpointAnswer} a
+ * @param {boolean} allowUnsafeGlobals
+ * @param {ReadContext} context
  */
-export function outputName(name) {
-  const last =
-    name
-      .replace(/[?#].*$/, '')
-      .split(/[/\\]/)
-      .pop() ?? '';
-  const base = last.replace(/\.[^.]*$/, '') || 'model';
-  return `${base === 'pytorch_model' ? 'model' : base}.safetensors`;
-}
-
-/** The formats toSafetensors converts (torch.save's; a plain pickle holds no storages). */
-export const CONVERTIBLE = new Set(['pytorch-zip', 'pytorch-legacy']);
-
-/**
- * The hashes a Civitai lookup asks with, in turn, each with what it is: the file's SHA-256, then
- * its data section's AutoV3 (the metadata may have been edited); before hashing, the data hash
- * the metadata claims (the card's by-hash URL). Empty when no hash is known.
- * @param {import('../index.js').ModelCard | null} card
- * @param {HashResult | null} hashed
- * @returns {{ hash: string, what: string }[]}
- */
-export function civitaiAsks(card, hashed) {
-  if (hashed?.sha256) {
-    const asks = [{ hash: hashed.sha256, what: `the file's SHA-256 ${hashed.sha256.slice(0, 12)}…` }];
-    if (hashed.autoV3) asks.push({ hash: hashed.autoV3, what: `the data section's AutoV3 ${hashed.autoV3}` });
-    return asks;
-  }
-  const claimed = card?.civitai?.byHashUrl?.split('/').pop();
-  return claimed ? [{ hash: claimed, what: `the data hash the metadata claims (AutoV3 ${claimed})` }] : [];
-}
-
-/**
- * `text` when it is an https://civitai.com/ page (a link the element may show), else null.
- * @param {unknown} text
- */
-export function civitaiPage(text) {
-  let url;
-  try {
-    url = new URL(String(text));
-  } catch {
-    return null;
-  }
-  return url.protocol === 'https:' && url.hostname === 'civitai.com' && !url.username && !url.password
-    ? url.href
-    : null;
-}
-
-/**
- * `text` when it is an http(s) URL (a link the element may show), else null: javascript:, data:
- * and relative URLs from a stranger's file stay text.
- * @param {unknown} text
- */
-export function webLink(text) {
-  try {
-    const url = new URL(String(text));
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;
-  } catch {
-    return null;
-  }
+export async function convertAndSave(a, allowUnsafeGlobals, { signal, onProgress }) {
+  const blob = await a.opened.toSafetensors({ metadata: { format: 'pt' }, allowUnsafeGlobals });
+  signal.throwIfAborted();
+  const written = await openSafetensors(blob, { signal });
+  const saved = await saveBlob(blob, outputName(a.name), onProgress);
+  if (!saved) return 'Not saved: no file was picked.';
+  const left = written.metadata?.[LEFT_BEHIND_KEY];
+  const what = `${plural(written.tensors.length, 'tensor')}, ${formatBytes(blob.size)}, ${written.report.loadable ? 'loadable' : 'NOT loadable'}`;
+  return (
+    `${saved.how === 'saved' ? 'Saved' : 'Downloaded'} ${saved.name}: ${what}.` +
+    (left ? ` Left behind, and listed in its metadata (${LEFT_BEHIND_KEY}): ${left.split(',').join(', ')}.` : '')
+  );
 }

@@ -2,16 +2,7 @@
 // with the package's own functions (one file, a sharded model, a diffusers pipeline, a PyTorch
 // checkpoint, or several separate files) and made an "answer": its verdict, its card and what
 // the element's actions (hashes, data scan, conversion) read again.
-import {
-  SafetensorsError,
-  isPipelineSource,
-  openCheckpoint,
-  openSafetensors,
-  openSafetensorsIndex,
-  openSafetensorsPipeline,
-  validateSafetensors,
-} from '../index.js';
-import { shardUrl } from '../sharded/shard_index.js';
+import { SafetensorsError, isPipelineSource, openSafetensors, validateSafetensors } from '../index.js';
 
 /** Shard names as writers give them: model-00001-of-00006.safetensors. */
 const SHARD_NAME = /-\d+-of-\d+\.safetensors$/;
@@ -78,10 +69,10 @@ const PICKLED = new Set(['pytorch-zip', 'pickle']);
 
 /** A picked file's path in its folder (a folder pick or a drop), else its name. */
 export const pathOf = (/** @type {File} */ f) => f.webkitRelativePath || f.name;
-const folderOf = (/** @type {string} */ path) => path.slice(0, path.lastIndexOf('/') + 1);
+export const folderOf = (/** @type {string} */ path) => path.slice(0, path.lastIndexOf('/') + 1);
 const isHandle = (/** @type {any} */ v) =>
   v !== null && typeof v === 'object' && v.kind === 'file' && typeof v.getFile === 'function';
-const isBlob = (/** @type {unknown} */ v) => typeof Blob !== 'undefined' && v instanceof Blob;
+export const isBlob = (/** @type {unknown} */ v) => typeof Blob !== 'undefined' && v instanceof Blob;
 
 /**
  * The report of several things at once (a model, a pipeline, a folder): loadable when no
@@ -90,7 +81,7 @@ const isBlob = (/** @type {unknown} */ v) => typeof Blob !== 'undefined' && v in
  * @param {number} tensors
  * @returns {ValidationReport}
  */
-function summaryReport(findings, tensors) {
+export function summaryReport(findings, tensors) {
   return { loadable: !findings.some((f) => f.severity === 'error'), referenceError: null, findings, tensors };
 }
 
@@ -122,7 +113,12 @@ export async function openFileAnswer(source, name, { signal }, config = null) {
   const { st, report } = await openOne(source, signal, config);
   signal.throwIfAborted();
   if (report.findings.some((f) => f.code === 'NotSafetensors' && f.format !== undefined && PICKLED.has(f.format)))
-    return openCheckpointAnswer(source, name, { signal, onProgress: () => {} }, false);
+    return (await import('./open_others.js')).openCheckpointAnswer(
+      source,
+      name,
+      { signal, onProgress: () => {} },
+      false,
+    );
   // A rejected file whose header was read still has its header's card (with a note when it is
   // built from part of the header: offsets that cannot be trusted).
   const described = !st && report.tensors > 0 ? await validateSafetensors(source, { describe: true, signal }) : null;
@@ -133,183 +129,10 @@ export async function openFileAnswer(source, name, { signal }, config = null) {
 }
 
 /**
- * A PyTorch checkpoint or a pickle; `orFile`: a file that is not a pickle after all is opened as
- * a .safetensors file instead, which says what it is.
- * @param {SafetensorsSource} source
- * @param {string} name
- * @param {OpenContext} context
- * @param {boolean} orFile
- * @returns {Promise<FileAnswer | CheckpointAnswer>}
- */
-async function openCheckpointAnswer(source, name, context, orFile) {
-  const ckpt = await openCheckpoint(source);
-  context.signal.throwIfAborted();
-  if (ckpt.format === 'not-pickle' && orFile) return openFileAnswer(source, name, context);
-  /** @type {ModelCard | null} */
-  let card = null;
-  /** @type {string | null} */
-  let cardNote = null;
-  if (ckpt.format !== 'not-pickle') {
-    try {
-      card = await ckpt.describe();
-    } catch (error) {
-      cardNote = error instanceof Error ? error.message : String(error);
-    }
-  }
-  context.signal.throwIfAborted();
-  const size = isBlob(source) ? /** @type {Blob} */ (source).size : null;
-  return { kind: 'checkpoint', name, source, opened: ckpt, report: ckpt, card, cardNote, size };
-}
-
-/**
- * A sharded model: an index URL or picked files (`anchor`: the index's path among them).
- * @param {string | File[]} source
- * @param {string} name
- * @param {OpenContext} context
- * @param {((path: string) => SafetensorsSource | null)} [locate] where a shard is, by its path in the folder
- * @returns {Promise<ModelAnswer>}
- */
-async function openModelAnswer(source, name, { signal, onProgress }, locate = locator(source, indexPath(source))) {
-  const model = await openSafetensorsIndex(source, {
-    signal,
-    onProgress: (done, total) => onProgress(done, total, 'shards'),
-  });
-  signal.throwIfAborted();
-  return modelAnswer(model, name, locate, signal);
-}
-
-/**
- * @param {ShardedModel} model
- * @param {string} name
- * @param {(path: string) => SafetensorsSource | null} locate
- * @param {AbortSignal} signal
- * @returns {Promise<ModelAnswer>}
- */
-async function modelAnswer(model, name, locate, signal) {
-  const card = await model.describe({ signal });
-  signal.throwIfAborted();
-  const tensors = model.tensors.length;
-  const shards = model.shards.map((s) => ({ name: s.name, report: s.report, source: () => locate(s.name) }));
-  return { kind: 'model', name, opened: model, report: summaryReport(model.findings, tensors), card, shards };
-}
-
-/** The index's path among picked files (null for a URL, or without an index). */
-function indexPath(/** @type {string | File[]} */ source) {
-  if (typeof source === 'string') return null;
-  const index = source.find((f) => f.name.endsWith('.safetensors.index.json'));
-  return index ? pathOf(index) : null;
-}
-
-/**
- * Where the files of what is opened are, by their path in its folder: picked files next to
- * `anchor` (an index or model_index.json; none: the folder picked), or a URL's neighbours.
- * @param {string | File[]} source
- * @param {string | null} anchor
- * @returns {(path: string) => SafetensorsSource | null}
- */
-function locator(source, anchor) {
-  if (typeof source === 'string') return (path) => shardUrl(path, source);
-  const byPath = new Map(source.map((f) => [pathOf(f), f]));
-  const base = anchor ? folderOf(anchor) : '';
-  return (path) => byPath.get(base + path) ?? null;
-}
-
-/**
- * A diffusers pipeline (its model_index.json URL, or picked files holding it).
- * @param {string | File[]} source
- * @param {string} name
- * @param {OpenContext} context
- * @returns {Promise<PipelineAnswer>}
- */
-async function openPipelineAnswer(source, name, { signal, onProgress }) {
-  const pipeline = await openSafetensorsPipeline(source, {
-    signal,
-    onProgress: (done, total) => onProgress(done, total, 'components'),
-  });
-  signal.throwIfAborted();
-  const anchor =
-    typeof source === 'string'
-      ? null
-      : source
-          .map(pathOf)
-          .filter((p) => p.split('/').pop() === 'model_index.json')
-          .sort((a, b) => a.split('/').length - b.split('/').length)[0];
-  const locate = locator(source, anchor ?? null);
-  /** @type {Map<string, ModelCard>} */
-  const cards = new Map();
-  for (const c of pipeline.components) if (c.model) cards.set(c.name, await c.model.describe());
-  signal.throwIfAborted();
-  const tensors = pipeline.components.reduce((sum, c) => sum + (c.model?.tensors.length ?? 0), 0);
-  return {
-    kind: 'pipeline',
-    name,
-    opened: pipeline,
-    report: summaryReport(pipeline.findings, tensors),
-    cards,
-    async part(componentName, context) {
-      const c = pipeline.components.find((x) => x.name === componentName);
-      if (!c?.model || !c.path)
-        throw new SafetensorsError('InvalidIndex', `the pipeline has no loadable component ${componentName}`);
-      const title = `${name} › ${c.name}`;
-      if ('shards' in c.model) {
-        const folder = folderOf(c.path);
-        return modelAnswer(c.model, title, (shard) => locate(folder + shard), context.signal);
-      }
-      const st = c.model;
-      const card = await st.describe({ readAlpha: true, signal: context.signal });
-      const source = locate(c.path) ?? String(c.path);
-      return {
-        kind: 'file',
-        name: title,
-        source,
-        opened: st,
-        report: st.report,
-        card,
-        cardNote: null,
-        size: st.fileSize,
-      };
-    },
-  };
-}
-
-/**
- * Several separate files (a folder of LoRAs): each one's verdict; one opened at a time.
- * @param {File[]} weights
- * @param {string} name
- * @param {OpenContext} context
- * @returns {Promise<FilesAnswer>}
- */
-async function openFilesAnswer(weights, name, { signal, onProgress }) {
-  const sorted = [...weights].sort((a, b) => (pathOf(a) < pathOf(b) ? -1 : pathOf(a) > pathOf(b) ? 1 : 0));
-  const label = (/** @type {File} */ f) =>
-    pathOf(f).startsWith(`${name}/`) ? pathOf(f).slice(name.length + 1) : pathOf(f);
-  /** @type {FilesAnswer['files']} */
-  const files = [];
-  for (const [i, file] of sorted.entries()) {
-    onProgress(i, sorted.length, 'files');
-    files.push({ label: label(file), file, report: await validateSafetensors(file, { signal }) });
-    signal.throwIfAborted();
-  }
-  const findings = files.flatMap((f) => f.report.findings.map((x) => ({ ...x, shard: x.shard ?? f.label })));
-  return {
-    kind: 'files',
-    name,
-    files,
-    report: summaryReport(
-      findings,
-      files.reduce((sum, f) => sum + f.report.tensors, 0),
-    ),
-    part: (index, context) =>
-      /** @type {Promise<FileAnswer>} */ (
-        openFileAnswer(files[index].file, `${name} › ${files[index].label}`, context)
-      ),
-  };
-}
-
-/**
  * Which answer picked or dropped files are: a pipeline (model_index.json), a sharded model (an
  * index, or shard-named files), one file (with the config.json beside it, for the KV cache), a
- * checkpoint, or separate files.
+ * checkpoint, or separate files. One .safetensors file (the common case) opens here; the others
+ * load their code first (./open_others.js).
  * @param {File[]} files
  * @param {string | null} folder the folder they came from, if one
  * @param {OpenContext} context
@@ -318,16 +141,18 @@ async function openFilesAnswer(weights, name, { signal, onProgress }) {
 async function openFilesOf(files, folder, context) {
   const weights = files.filter((f) => f.name.endsWith('.safetensors'));
   const indexes = files.filter((f) => f.name.endsWith('.safetensors.index.json'));
-  if (await isPipelineSource(files)) return openPipelineAnswer(files, folder ?? 'pipeline', context);
-  if (indexes.length > 0 || (weights.length > 1 && weights.every((f) => SHARD_NAME.test(f.name))))
-    return openModelAnswer(files, folder ?? (indexes[0] ?? weights[0]).name, context);
-  if (weights.length === 1) {
+  const pipeline = files.some((f) => f.name === 'model_index.json') && (await isPipelineSource(files));
+  const sharded = indexes.length > 0 || (weights.length > 1 && weights.every((f) => SHARD_NAME.test(f.name)));
+  if (!pipeline && !sharded && weights.length === 1) {
     const [file] = weights;
     const config = files.find((f) => pathOf(f) === `${folderOf(pathOf(file))}config.json`) ?? null;
     return openFileAnswer(file, pathOf(file), context, config);
   }
+  const others = await import('./open_others.js');
+  if (pipeline) return others.openPipelineAnswer(files, folder ?? 'pipeline', context);
+  if (sharded) return others.openModelAnswer(files, folder ?? (indexes[0] ?? weights[0]).name, context);
   if (weights.length === 0 && files.length === 1 && !files[0].name.endsWith('.json'))
-    return openCheckpointAnswer(files[0], pathOf(files[0]), context, true); // .ckpt, .pt, .bin, .pkl, …
+    return others.openCheckpointAnswer(files[0], pathOf(files[0]), context, true); // .ckpt, .pt, .bin, .pkl, …
   if (weights.length === 0)
     throw new SafetensorsError(
       'UnsupportedSource',
@@ -335,7 +160,7 @@ async function openFilesOf(files, folder, context) {
         ? `${files[0].name} is not a .safetensors file (nor a folder, an index or a model_index.json)`
         : `none of the ${files.length} files given is a .safetensors file`,
     );
-  return openFilesAnswer(weights, folder ?? `${weights.length} files`, context);
+  return others.openFilesAnswer(weights, folder ?? `${weights.length} files`, context);
 }
 
 /**
@@ -360,8 +185,9 @@ function commonFolder(files) {
 export async function openAnswer(source, context) {
   if (typeof source === 'string' || (typeof URL !== 'undefined' && source instanceof URL)) {
     const url = String(source);
-    if (/\/model_index\.json(?:[?#]|$)/i.test(url)) return openPipelineAnswer(url, url, context);
-    if (/\.json(?:[?#]|$)/i.test(url)) return openModelAnswer(url, url, context);
+    if (/\/model_index\.json(?:[?#]|$)/i.test(url))
+      return (await import('./open_others.js')).openPipelineAnswer(url, url, context);
+    if (/\.json(?:[?#]|$)/i.test(url)) return (await import('./open_others.js')).openModelAnswer(url, url, context);
     return openFileAnswer(url, url, context);
   }
   if (isHandle(source)) {

@@ -12,8 +12,7 @@ import { adapterName, grouped } from '../card/card_text.js';
 import { openAnswer } from './open_answer.js';
 import { dropped } from './dropped_files.js';
 import { cardStyles } from './card_styles.js';
-import { checkpointView, factsView, headView, metadataView, verdictView } from './card_views.js';
-import { componentsView, filesView, shardsView } from './collection_view.js';
+import { factsView, headView, metadataView, verdictView } from './card_views.js';
 import { TensorTable } from './tensor_table.js';
 import { CardActions } from './card_actions.js';
 import { plural, shown } from './card_words.js';
@@ -29,6 +28,20 @@ const ACCEPT = '.safetensors,.json,.ckpt,.pt,.pth,.bin,.pkl,.npy,.npz';
  */
 
 const isAbort = (/** @type {unknown} */ e) => e instanceof Error && e.name === 'AbortError';
+
+/**
+ * The blocks only some answers have, loaded with the first answer that has them: a checkpoint's
+ * globals, and the tables of a sharded model, a pipeline or a folder. A page that shows only
+ * .safetensors files never fetches them.
+ * @type {{ checkpoint?: typeof import('./checkpoint_view.js'), collection?: typeof import('./collection_view.js') }}
+ */
+const views = {};
+
+/** Loads the blocks `kind` needs (once). @param {string} kind */
+async function loadViews(kind) {
+  if (kind === 'checkpoint') views.checkpoint ??= await import('./checkpoint_view.js');
+  else if (kind !== 'file') views.collection ??= await import('./collection_view.js');
+}
 
 /**
  * A source's failure as the `error` event's detail: a SafetensorsError (a DOMException from a
@@ -197,6 +210,7 @@ export class SafetensorsCard extends LitElement {
     };
     try {
       const answer = await openAnswer(source, { signal: controller.signal, onProgress, folder });
+      await loadViews(answer.kind);
       if (this.#turn !== controller) return;
       this.#answer = answer;
       if (answer.kind === 'pipeline') {
@@ -358,8 +372,8 @@ export class SafetensorsCard extends LitElement {
         : `${plural(n, 'tensor')}${a.card?.adapter ? ` of a ${adapterName(a.card)} adapter` : ''}${a.kind === 'checkpoint' ? ', as its pickle describes them' : ''}. Pick a name to preview its first values.`;
     const opened = a.opened;
     return html`${headView(a)} ${verdictView(a, /** @type {import('../index.js').Finding[]} */ (findings))}
-    ${factsView(a, (text) => this.#actions.copy(text))} ${a.kind === 'checkpoint' ? checkpointView(a) : nothing}
-    ${this.#actions.render(a)} ${a.kind === 'model' ? shardsView(a, this.#digests()) : nothing}
+    ${factsView(a, (text) => this.#actions.copy(text))} ${a.kind === 'checkpoint' ? views.checkpoint?.checkpointView(a) : nothing}
+    ${this.#actions.render(a)} ${a.kind === 'model' ? views.collection?.shardsView(a, this.#digests()) : nothing}
     ${opened === null ? nothing : this.#tensorsView(a, opened, note)}`;
   }
 
@@ -402,8 +416,10 @@ export class SafetensorsCard extends LitElement {
     if (a.kind === 'pipeline' || a.kind === 'files') {
       const table =
         a.kind === 'pipeline'
-          ? componentsView(a, /** @type {string | null} */ (this.#selected), (name) => this.#select(name))
-          : filesView(a, Number(this.#selected ?? 0), (i) => this.#select(i));
+          ? views.collection?.componentsView(a, /** @type {string | null} */ (this.#selected), (name) =>
+              this.#select(name),
+            )
+          : views.collection?.filesView(a, Number(this.#selected ?? 0), (i) => this.#select(i));
       return html`<header class="head" part="header">
           <div> <h2 data-testid="card-title">${shown(a.name)}</h2> <p class="what">${a.kind === 'pipeline' ? 'diffusers pipeline' : 'separate files'}</p></div></header>
         ${verdictView(a, a.report.findings)} ${table}
