@@ -65,6 +65,7 @@ describe('what <safetensors-card> shows (Chromium)', () => {
     expect(await page.locator(inCard('metadata')).count()).toBe(0); // no rows made while collapsed
     expect(await box.locator('summary').textContent()).toBe(`Metadata (${Object.keys(st.metadata).length} keys)`);
     await box.locator('summary').click();
+    await page.locator(inCard('metadata')).waitFor();
     const rows = await metadataRows(page);
     expect(rows.map(([key]) => key)).toEqual(Object.keys(st.metadata));
     for (const [key, shown] of rows) {

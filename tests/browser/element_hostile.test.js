@@ -98,6 +98,7 @@ describe('hostile strings in <safetensors-card> (Chromium)', () => {
 
     // Open everything that shows strings: the metadata, each tensor's preview, a hover on each word.
     await page.locator(inCard('metadata-box')).locator('summary').click();
+    await page.locator(inCard('metadata')).waitFor();
     const keys = await page.locator(inCard('metadata')).locator('tbody th').allTextContents();
     expect(keys.sort()).toEqual(Object.keys(st.metadata).map(cut).sort());
     for (const word of await page.locator(inCard('trigger-word')).all()) await word.hover();
