@@ -1,11 +1,12 @@
-// The reads behind <safetensors-card>'s buttons, without the DOM: hashes (of a file, or of each
-// shard of a sharded model in turn), the data scan, a tensor's first values, a checkpoint
-// converted and saved. Loaded on the first click of one (./card_actions.js), so that a page that
-// only shows cards never downloads it.
-import { openSafetensors, validateSafetensors } from '../index.js';
+// The reads behind <safetensors-card>'s buttons and what they found: hashes (of a file, or of
+// each shard of a sharded model in turn) with the metadata's claims checked, the data scan, a
+// Civitai lookup, a tensor's first values, a checkpoint converted and saved. Loaded on the first
+// click of one (./card_actions.js holds their state), so that a page that only shows cards never
+// downloads it.
+import { html, nothing } from 'lit';
 import { LEFT_BEHIND_KEY } from '../pickle/checkpoint_convert.js';
-import { outputName } from './card_links.js';
-import { formatBytes, plural } from './card_words.js';
+import { civitaiAsks, civitaiPage, outputName } from './card_links.js';
+import { formatBytes, plural, shown } from './card_words.js';
 import { saveBlob } from './save_blob.js';
 
 /** A tensor's preview holds at most this many values (whole rows of its first dimension). */
@@ -15,7 +16,18 @@ const MAX_PREVIEW_ROW = 1 << 24;
 /** Values written out in a preview. */
 const PREVIEW_SHOWN = 64;
 
+const elapsed = (/** @type {number} */ since) => (performance.now() - since).toFixed(0);
+
 /**
+ * The package's functions these reads call, given by ./card_actions.js: a module loaded with
+ * import() that imported ../index.js itself would make Rolldown (Vite 8) split the package's open
+ * path into chunks of their own, which every page then fetches (docs/bundlers.md).
+ * @typedef {Pick<typeof import('../index.js'), 'lookupCivitai' | 'openSafetensors' | 'validateSafetensors'>} Api
+ */
+
+/**
+ * @typedef {import('./card_actions.js').CardActions} CardActions
+ * @typedef {import('./card_actions.js').CardAnswer} CardAnswer
  * @typedef {import('./open_answer.js').Answer} Answer
  * @typedef {import('../index.js').HashResult} HashResult
  * @typedef {import('../index.js').Finding} Finding
@@ -27,11 +39,12 @@ const PREVIEW_SHOWN = 64;
 /**
  * Each loadable shard of a model, read whole in turn by validateSafetensors with `options`;
  * progress runs over all of them. The findings each read adds come with their shard.
+ * @param {Api} api
  * @param {import('./open_answer.js').ModelAnswer} answer
  * @param {import('../index.js').ValidateOptions} options
  * @param {ReadContext} context
  */
-async function eachShard(answer, options, { signal, onProgress }) {
+async function eachShard(api, answer, options, { signal, onProgress }) {
   const shards = answer.shards.filter((s) => s.report.loadable);
   const results = [];
   for (const [i, shard] of shards.entries()) {
@@ -39,7 +52,7 @@ async function eachShard(answer, options, { signal, onProgress }) {
     if (source === null) continue;
     const progress = (/** @type {number} */ done, /** @type {number} */ total) =>
       onProgress(i + (total === 0 ? 1 : done / total), shards.length);
-    const report = await validateSafetensors(source, { ...options, signal, onProgress: progress });
+    const report = await api.validateSafetensors(source, { ...options, signal, onProgress: progress });
     const added = report.findings.slice(shard.report.findings.length).map((f) => ({ ...f, shard: shard.name }));
     results.push({ name: shard.name, report, added });
   }
@@ -49,13 +62,14 @@ async function eachShard(answer, options, { signal, onProgress }) {
 /**
  * The hashes of what is shown: a file's (loadable or not: "is my download intact?"), each
  * shard's, or a checkpoint's; the findings of claims that do not match.
+ * @param {Api} api
  * @param {Answer} answer a file, model or checkpoint answer
  * @param {ReadContext} context
  * @returns {Promise<Hashed>}
  */
-export async function hashAnswer(answer, context) {
+export async function hashAnswer(api, answer, context) {
   if (answer.kind === 'model') {
-    const results = await eachShard(answer, { hash: true }, context);
+    const results = await eachShard(api, answer, { hash: true }, context);
     const shards = results.map((r) => ({ name: r.name, hashes: /** @type {HashResult} */ (r.report.hashes) }));
     return { file: null, shards, findings: results.flatMap((r) => r.added) };
   }
@@ -65,7 +79,7 @@ export async function hashAnswer(answer, context) {
   }
   if (answer.kind !== 'file' && answer.kind !== 'checkpoint')
     throw new TypeError(`nothing to hash in a ${answer.kind}`);
-  const report = await validateSafetensors(answer.source, { hash: true, ...context });
+  const report = await api.validateSafetensors(answer.source, { hash: true, ...context });
   const file = /** @type {HashResult} */ (report.hashes);
   return { file, shards: [], findings: file.findings };
 }
@@ -73,13 +87,14 @@ export async function hashAnswer(answer, context) {
 /**
  * The data scan of a loadable file or of each loadable shard: per tensor its NaN, infinities and
  * whether it is all zero.
+ * @param {Api} api
  * @param {Answer} answer a file or model answer
  * @param {ReadContext} context
  * @returns {Promise<{ tensors: import('../index.js').TensorScan[], bytes: number, shards: number, findings: Finding[] }>}
  */
-export async function scanAnswer(answer, context) {
+export async function scanAnswer(api, answer, context) {
   if (answer.kind === 'model') {
-    const results = await eachShard(answer, { scanData: true }, context);
+    const results = await eachShard(api, answer, { scanData: true }, context);
     const scans = results.map((r) => r.report.dataScan).filter((s) => s !== null && s !== undefined);
     return {
       tensors: scans.flatMap((s) => s.tensors),
@@ -89,7 +104,7 @@ export async function scanAnswer(answer, context) {
     };
   }
   if (answer.kind !== 'file') throw new TypeError(`nothing to scan in a ${answer.kind}`);
-  const report = await validateSafetensors(answer.source, { scanData: true, ...context });
+  const report = await api.validateSafetensors(answer.source, { scanData: true, ...context });
   const added = report.findings.slice(answer.report.findings.length);
   return { tensors: report.dataScan?.tensors ?? [], bytes: report.dataScan?.bytes ?? 0, shards: 0, findings: added };
 }
@@ -132,14 +147,15 @@ export async function previewText(opened, t) {
  * user would open it, and saves it (a save picker, else a download); what happened, in a
  * sentence. Rejects with the package's UnsafeCheckpoint when the checkpoint names a global that
  * is not safe and the user has not chosen "tensors only".
+ * @param {Api} api
  * @param {import('./open_answer.js').CheckpointAnswer} a
  * @param {boolean} allowUnsafeGlobals
  * @param {ReadContext} context
  */
-export async function convertAndSave(a, allowUnsafeGlobals, { signal, onProgress }) {
+export async function convertAndSave(api, a, allowUnsafeGlobals, { signal, onProgress }) {
   const blob = await a.opened.toSafetensors({ metadata: { format: 'pt' }, allowUnsafeGlobals });
   signal.throwIfAborted();
-  const written = await openSafetensors(blob, { signal });
+  const written = await api.openSafetensors(blob, { signal });
   const saved = await saveBlob(blob, outputName(a.name), onProgress);
   if (!saved) return 'Not saved: no file was picked.';
   const left = written.metadata?.[LEFT_BEHIND_KEY];
@@ -148,4 +164,127 @@ export async function convertAndSave(a, allowUnsafeGlobals, { signal, onProgress
     `${saved.how === 'saved' ? 'Saved' : 'Downloaded'} ${saved.name}: ${what}.` +
     (left ? ` Left behind, and listed in its metadata (${LEFT_BEHIND_KEY}): ${left.split(',').join(', ')}.` : '')
   );
+}
+
+/**
+ * "Compute hashes": the hashes kept in `actions`, their findings added; the status line.
+ * @param {CardActions} actions
+ * @param {CardAnswer} a
+ * @param {ReadContext} context
+ */
+export async function hashWork(actions, a, context) {
+  const started = performance.now();
+  const hashed = await hashAnswer(actions.api, a, context);
+  context.signal.throwIfAborted();
+  actions.hashed = hashed;
+  actions.findings = [...actions.findings, ...hashed.findings];
+  if (a.kind === 'model')
+    return `Hashed ${plural(hashed.shards.length, 'shard')} in ${elapsed(started)} ms; each one's SHA-256 is in the shards table.`;
+  return `Hashed ${a.size === null ? 'the file' : formatBytes(a.size)} in ${elapsed(started)} ms.`;
+}
+
+/**
+ * "Scan tensor data": each tensor's counts kept in `actions`, their findings added; the status line.
+ * @param {CardActions} actions
+ * @param {CardAnswer} a
+ * @param {ReadContext} context
+ */
+export async function scanWork(actions, a, context) {
+  const started = performance.now();
+  const result = await scanAnswer(actions.api, a, context);
+  context.signal.throwIfAborted();
+  actions.scan = new Map(result.tensors.map((r) => [r.name, r]));
+  actions.findings = [...actions.findings, ...result.findings];
+  const bad = result.tensors.filter((r) => r.nan + r.posInf + r.negInf > 0).length;
+  const zero = result.tensors.filter((r) => r.allZero).length;
+  const of = a.kind === 'model' ? ` of ${plural(result.shards, 'shard')}` : '';
+  return `Scanned ${formatBytes(result.bytes)}${of} in ${elapsed(started)} ms: ${bad} tensor(s) with NaN or infinities, ${zero} all-zero.`;
+}
+
+/**
+ * "Find on Civitai": asks with each hash in turn (./card_links.js civitaiAsks) until Civitai
+ * knows one; its answer kept in `actions` (the one link only for an https://civitai.com/ page).
+ * @param {CardActions} actions
+ * @param {CardAnswer} a
+ * @param {ReadContext} context
+ */
+export async function civitaiWork(actions, a, { signal }) {
+  let version = null;
+  for (const ask of civitaiAsks(a.card, actions.hashed?.file ?? null)) {
+    actions.status.set('civitai', `Asking civitai.com about ${ask.what}…`);
+    actions.host.requestUpdate();
+    version = await actions.api.lookupCivitai(ask.hash, { signal });
+    if (version) break;
+  }
+  signal.throwIfAborted();
+  if (!version) {
+    actions.civitai = [];
+    return 'Not on Civitai: Civitai knows no file with this hash.';
+  }
+  const page = civitaiPage(version.pageUrl);
+  actions.civitai = [
+    ['Model', version.modelName ?? '', null],
+    ['Version', version.versionName ?? '', null],
+    ['Base model', version.baseModel ?? '', null],
+    ['Trained words', version.trainedWords.join(', '), null],
+    ['AIR', version.air ?? '', null],
+    ['Page', page ?? '', page],
+  ];
+  return 'Found on Civitai.';
+}
+
+/**
+ * "Convert and save": a refusal (UnsafeCheckpoint) offers "tensors only" instead.
+ * @param {CardActions} actions
+ * @param {import('./open_answer.js').CheckpointAnswer} a
+ * @param {boolean} allowUnsafeGlobals
+ * @param {ReadContext} context
+ */
+export async function convertWork(actions, a, allowUnsafeGlobals, context) {
+  try {
+    return await convertAndSave(actions.api, a, allowUnsafeGlobals, context);
+  } catch (error) {
+    if (error instanceof Error && 'code' in error && error.code === 'UnsafeCheckpoint') {
+      actions.offerUnsafe = true;
+      return `Refused: ${error.message}. “Convert the tensors only” writes its tensors and leaves the globals behind.`;
+    }
+    throw error;
+  }
+}
+
+/**
+ * The hashes once computed, and ✓/✗ for each claim the metadata makes.
+ * @param {CardActions} actions
+ */
+export function hashView(actions) {
+  const h = actions.hashed;
+  if (!h) return nothing;
+  const file = h.file;
+  const checks = file
+    ? file.checks.map((c) => ({ ...c, shard: '' }))
+    : h.shards.flatMap((s) => s.hashes.checks.map((c) => ({ ...c, shard: `${s.name}: ` })));
+  /** @type {[string, string, string | null][]} */
+  const rows = file
+    ? [
+        ['SHA-256', 'hash-sha256', file.sha256],
+        ['AutoV2', 'hash-autov2', file.autoV2],
+        ['AutoV3', 'hash-autov3', file.autoV3],
+        ['AutoV1', 'hash-autov1', file.autoV1 ?? '– (file under 1 MiB + 64 KiB)'],
+        ['Data SHA-256', 'hash-data', file.dataSha256],
+      ]
+    : [];
+  const claim = (/** @type {(typeof checks)[number]} */ c) =>
+    `${c.shard}${c.match ? '✓' : '✗'} ${c.key}: ${c.match ? 'matches' : `claims ${c.claimed}, the file has ${c.actual}`}`;
+  return html`${file ? html`<dl data-testid="hashes">${rows.map(([label, id, value]) => html`<dt>${label}</dt><dd class="digest" data-testid=${id}>${value ?? '–'}</dd>`)}</dl>` : nothing}
+    <ul class="findings" data-testid="hash-checks">${checks.length === 0 ? html`<li class="muted">The metadata claims no hash of ${file ? 'this file' : 'the shards'}.</li>` : checks.map((c) => html`<li class=${c.match ? 'good' : 'bad'} data-testid="hash-check">${shown(claim(c))}</li>`)}</ul>`;
+}
+
+/**
+ * Civitai's answer, once asked: its values as text, the one link only for a civitai.com page.
+ * @param {CardActions} actions
+ */
+export function civitaiView(actions) {
+  const rows = actions.civitai.filter(([, value]) => value !== '');
+  if (rows.length === 0) return nothing;
+  return html`<dl data-testid="civitai-result">${rows.map(([label, value, link]) => html`<dt>${label}</dt><dd>${link ? html`<a href=${link} target="_blank" rel="noopener noreferrer nofollow" data-testid="civitai-link">${link}</a>` : shown(value)}</dd>`)}</dl>`;
 }

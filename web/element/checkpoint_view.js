@@ -1,9 +1,10 @@
-// A checkpoint's own block in <safetensors-card>: every global its pickle names (each safe,
-// unknown or unsafe, the dangerous first) and its plain values. Loaded with the first checkpoint
+// A checkpoint's own blocks in <safetensors-card>: every global its pickle names (each safe,
+// unknown or unsafe, the dangerous first), its plain values, and its conversion to .safetensors. Loaded with the first checkpoint
 // shown (./safetensors_card.js), so that pages showing only .safetensors files never fetch it.
-import { html } from 'lit';
+import { html, nothing } from 'lit';
 import { grouped } from '../card/card_text.js';
-import { globalName, shown } from './card_words.js';
+import { CONVERTIBLE, outputName } from './card_links.js';
+import { globalName, plural, shown } from './card_words.js';
 
 /** The globals table's order: the dangerous first. */
 const RANK = { unsafe: 0, unknown: 1, safe: 2 };
@@ -43,4 +44,23 @@ export function checkpointView(a) {
           }
         </tbody> </table></div>
     <h3>Other values (${grouped(ckpt.objects.length + ckpt.objectsLeftOut)})</h3> <pre data-testid="ckpt-objects">${shown(lines.length ? lines.join('\n') : '(none)')}</pre></section>`;
+}
+
+/**
+ * The conversion of a checkpoint torch.save wrote: "Convert and save", and after a refusal
+ * (a global that is not safe) "Convert the tensors only".
+ * @param {import('./open_answer.js').CheckpointAnswer} a
+ * @param {import('./card_actions.js').CardActions} actions
+ */
+export function convertView(a, actions) {
+  if (!CONVERTIBLE.has(a.opened.format)) return nothing;
+  return html`<section part="actions" aria-labelledby="convert-title">
+    <h3 id="convert-title">Convert to .safetensors</h3>
+    <p class="muted">Writes its ${plural(a.opened.tensors.length, 'tensor')} to ${shown(outputName(a.name))}, as safetensors.torch.save_file does (metadata {"format": "pt"}). Nothing of the pickle is run.</p>
+    <div class="actions">
+      ${actions.button('convert', 'Convert and save', () => actions.convert(a, false))}
+      ${actions.offerUnsafe && !actions.running.has('convert') ? html`<button type="button" data-testid="convert-tensors-button" @click=${() => actions.convert(a, true)}>Convert the tensors only, leave the globals behind</button>` : nothing}
+    </div>
+    ${actions.statusLine('convert')}
+  </section>`;
 }

@@ -2,7 +2,16 @@
 // with the package's own functions (one file, a sharded model, a diffusers pipeline, a PyTorch
 // checkpoint, or several separate files) and made an "answer": its verdict, its card and what
 // the element's actions (hashes, data scan, conversion) read again.
-import { SafetensorsError, isPipelineSource, openSafetensors, validateSafetensors } from '../index.js';
+import {
+  SafetensorsError,
+  isPipelineSource,
+  openCheckpoint,
+  openSafetensors,
+  openSafetensorsIndex,
+  openSafetensorsPipeline,
+  validateSafetensors,
+} from '../index.js';
+import { commonFolder, folderOf, isBlob, pathOf } from './picked_files.js';
 
 /** Shard names as writers give them: model-00001-of-00006.safetensors. */
 const SHARD_NAME = /-\d+-of-\d+\.safetensors$/;
@@ -67,23 +76,8 @@ const PICKLED = new Set(['pytorch-zip', 'pickle']);
  * @typedef {FileAnswer | ModelAnswer | CheckpointAnswer | PipelineAnswer | FilesAnswer} Answer
  */
 
-/** A picked file's path in its folder (a folder pick or a drop), else its name. */
-export const pathOf = (/** @type {File} */ f) => f.webkitRelativePath || f.name;
-export const folderOf = (/** @type {string} */ path) => path.slice(0, path.lastIndexOf('/') + 1);
 const isHandle = (/** @type {any} */ v) =>
   v !== null && typeof v === 'object' && v.kind === 'file' && typeof v.getFile === 'function';
-export const isBlob = (/** @type {unknown} */ v) => typeof Blob !== 'undefined' && v instanceof Blob;
-
-/**
- * The report of several things at once (a model, a pipeline, a folder): loadable when no
- * finding is an error.
- * @param {import('../index.js').Finding[]} findings
- * @param {number} tensors
- * @returns {ValidationReport}
- */
-export function summaryReport(findings, tensors) {
-  return { loadable: !findings.some((f) => f.severity === 'error'), referenceError: null, findings, tensors };
-}
 
 /**
  * One read of the header: the opened file, or for a rejected file the report its error carries.
@@ -114,6 +108,7 @@ export async function openFileAnswer(source, name, { signal }, config = null) {
   signal.throwIfAborted();
   if (report.findings.some((f) => f.code === 'NotSafetensors' && f.format !== undefined && PICKLED.has(f.format)))
     return (await import('./open_others.js')).openCheckpointAnswer(
+      api,
       source,
       name,
       { signal, onProgress: () => {} },
@@ -127,6 +122,14 @@ export async function openFileAnswer(source, name, { signal }, config = null) {
   const size = st ? st.fileSize : isBlob(source) ? /** @type {Blob} */ (source).size : null;
   return { kind: 'file', name, source, opened: st, report, card, cardNote: described?.cardNote ?? null, size };
 }
+
+/**
+ * The package's functions the openers of ./open_others.js call, given to them: a module
+ * loaded with import() that imported ../index.js itself would make Rolldown (Vite 8) split the
+ * package's open path into chunks of their own, which every page then fetches.
+ * @typedef {typeof api} Api
+ */
+const api = { openCheckpoint, openFileAnswer, openSafetensorsIndex, openSafetensorsPipeline, validateSafetensors };
 
 /**
  * Which answer picked or dropped files are: a pipeline (model_index.json), a sharded model (an
@@ -149,10 +152,10 @@ async function openFilesOf(files, folder, context) {
     return openFileAnswer(file, pathOf(file), context, config);
   }
   const others = await import('./open_others.js');
-  if (pipeline) return others.openPipelineAnswer(files, folder ?? 'pipeline', context);
-  if (sharded) return others.openModelAnswer(files, folder ?? (indexes[0] ?? weights[0]).name, context);
+  if (pipeline) return others.openPipelineAnswer(api, files, folder ?? 'pipeline', context);
+  if (sharded) return others.openModelAnswer(api, files, folder ?? (indexes[0] ?? weights[0]).name, context);
   if (weights.length === 0 && files.length === 1 && !files[0].name.endsWith('.json'))
-    return others.openCheckpointAnswer(files[0], pathOf(files[0]), context, true); // .ckpt, .pt, .bin, .pkl, …
+    return others.openCheckpointAnswer(api, files[0], pathOf(files[0]), context, true); // .ckpt, .pt, .bin, .pkl, …
   if (weights.length === 0)
     throw new SafetensorsError(
       'UnsupportedSource',
@@ -160,18 +163,7 @@ async function openFilesOf(files, folder, context) {
         ? `${files[0].name} is not a .safetensors file (nor a folder, an index or a model_index.json)`
         : `none of the ${files.length} files given is a .safetensors file`,
     );
-  return others.openFilesAnswer(weights, folder ?? `${weights.length} files`, context);
-}
-
-/**
- * The folder picked or dropped files lie in (a folder pick's or drop's paths all start with it),
- * or null.
- * @param {File[]} files
- */
-function commonFolder(files) {
-  const tops = new Set(files.map((f) => (pathOf(f).includes('/') ? pathOf(f).split('/')[0] : '')));
-  const [top] = tops;
-  return tops.size === 1 && top ? top : null;
+  return others.openFilesAnswer(api, weights, folder ?? `${weights.length} files`, context);
 }
 
 /**
@@ -186,8 +178,9 @@ export async function openAnswer(source, context) {
   if (typeof source === 'string' || (typeof URL !== 'undefined' && source instanceof URL)) {
     const url = String(source);
     if (/\/model_index\.json(?:[?#]|$)/i.test(url))
-      return (await import('./open_others.js')).openPipelineAnswer(url, url, context);
-    if (/\.json(?:[?#]|$)/i.test(url)) return (await import('./open_others.js')).openModelAnswer(url, url, context);
+      return (await import('./open_others.js')).openPipelineAnswer(api, url, url, context);
+    if (/\.json(?:[?#]|$)/i.test(url))
+      return (await import('./open_others.js')).openModelAnswer(api, url, url, context);
     return openFileAnswer(url, url, context);
   }
   if (isHandle(source)) {

@@ -2,18 +2,14 @@
 // checkpoint or pickle (scanned, never run), a sharded model, a diffusers pipeline (one component
 // shown at a time) and a folder of separate files. Loaded with the first such source
 // (./open_answer.js), so that a page that shows .safetensors files never fetches it.
-import {
-  SafetensorsError,
-  openCheckpoint,
-  openSafetensorsIndex,
-  openSafetensorsPipeline,
-  validateSafetensors,
-} from '../index.js';
+import { SafetensorsError } from '../core/errors.js';
 import { shardUrl } from '../sharded/shard_index.js';
-import { folderOf, isBlob, openFileAnswer, pathOf, summaryReport } from './open_answer.js';
+import { folderOf, isBlob, pathOf } from './picked_files.js';
 
 /**
  * @typedef {import('./open_answer.js').OpenContext} OpenContext
+ * @typedef {import('./open_answer.js').Api} Api
+ * @typedef {import('../index.js').ValidationReport} ValidationReport
  * @typedef {import('./open_answer.js').FileAnswer} FileAnswer
  * @typedef {import('./open_answer.js').ModelAnswer} ModelAnswer
  * @typedef {import('./open_answer.js').CheckpointAnswer} CheckpointAnswer
@@ -25,18 +21,30 @@ import { folderOf, isBlob, openFileAnswer, pathOf, summaryReport } from './open_
  */
 
 /**
+ * The report of several things at once (a model, a pipeline, a folder): loadable when no
+ * finding is an error.
+ * @param {import('../index.js').Finding[]} findings
+ * @param {number} tensors
+ * @returns {ValidationReport}
+ */
+function summaryReport(findings, tensors) {
+  return { loadable: !findings.some((f) => f.severity === 'error'), referenceError: null, findings, tensors };
+}
+
+/**
  * A PyTorch checkpoint or a pickle; `orFile`: a file that is not a pickle after all is opened as
  * a .safetensors file instead, which says what it is.
+ * @param {Api} api
  * @param {SafetensorsSource} source
  * @param {string} name
  * @param {OpenContext} context
  * @param {boolean} orFile
  * @returns {Promise<FileAnswer | CheckpointAnswer>}
  */
-export async function openCheckpointAnswer(source, name, context, orFile) {
-  const ckpt = await openCheckpoint(source);
+export async function openCheckpointAnswer(api, source, name, context, orFile) {
+  const ckpt = await api.openCheckpoint(source);
   context.signal.throwIfAborted();
-  if (ckpt.format === 'not-pickle' && orFile) return openFileAnswer(source, name, context);
+  if (ckpt.format === 'not-pickle' && orFile) return api.openFileAnswer(source, name, context);
   /** @type {ModelCard | null} */
   let card = null;
   /** @type {string | null} */
@@ -55,6 +63,7 @@ export async function openCheckpointAnswer(source, name, context, orFile) {
 
 /**
  * A sharded model: an index URL or picked files (`anchor`: the index's path among them).
+ * @param {Api} api
  * @param {string | File[]} source
  * @param {string} name
  * @param {OpenContext} context
@@ -62,12 +71,13 @@ export async function openCheckpointAnswer(source, name, context, orFile) {
  * @returns {Promise<ModelAnswer>}
  */
 export async function openModelAnswer(
+  api,
   source,
   name,
   { signal, onProgress },
   locate = locator(source, indexPath(source)),
 ) {
-  const model = await openSafetensorsIndex(source, {
+  const model = await api.openSafetensorsIndex(source, {
     signal,
     onProgress: (done, total) => onProgress(done, total, 'shards'),
   });
@@ -113,13 +123,14 @@ function locator(source, anchor) {
 
 /**
  * A diffusers pipeline (its model_index.json URL, or picked files holding it).
+ * @param {Api} api
  * @param {string | File[]} source
  * @param {string} name
  * @param {OpenContext} context
  * @returns {Promise<PipelineAnswer>}
  */
-export async function openPipelineAnswer(source, name, { signal, onProgress }) {
-  const pipeline = await openSafetensorsPipeline(source, {
+export async function openPipelineAnswer(api, source, name, { signal, onProgress }) {
+  const pipeline = await api.openSafetensorsPipeline(source, {
     signal,
     onProgress: (done, total) => onProgress(done, total, 'components'),
   });
@@ -171,12 +182,13 @@ export async function openPipelineAnswer(source, name, { signal, onProgress }) {
 
 /**
  * Several separate files (a folder of LoRAs): each one's verdict; one opened at a time.
+ * @param {Api} api
  * @param {File[]} weights
  * @param {string} name
  * @param {OpenContext} context
  * @returns {Promise<FilesAnswer>}
  */
-export async function openFilesAnswer(weights, name, { signal, onProgress }) {
+export async function openFilesAnswer(api, weights, name, { signal, onProgress }) {
   const sorted = [...weights].sort((a, b) => (pathOf(a) < pathOf(b) ? -1 : pathOf(a) > pathOf(b) ? 1 : 0));
   const label = (/** @type {File} */ f) =>
     pathOf(f).startsWith(`${name}/`) ? pathOf(f).slice(name.length + 1) : pathOf(f);
@@ -184,7 +196,7 @@ export async function openFilesAnswer(weights, name, { signal, onProgress }) {
   const files = [];
   for (const [i, file] of sorted.entries()) {
     onProgress(i, sorted.length, 'files');
-    files.push({ label: label(file), file, report: await validateSafetensors(file, { signal }) });
+    files.push({ label: label(file), file, report: await api.validateSafetensors(file, { signal }) });
     signal.throwIfAborted();
   }
   const findings = files.flatMap((f) => f.report.findings.map((x) => ({ ...x, shard: x.shard ?? f.label })));
@@ -198,7 +210,7 @@ export async function openFilesAnswer(weights, name, { signal, onProgress }) {
     ),
     part: (index, context) =>
       /** @type {Promise<FileAnswer>} */ (
-        openFileAnswer(files[index].file, `${name} › ${files[index].label}`, context)
+        api.openFileAnswer(files[index].file, `${name} › ${files[index].label}`, context)
       ),
   };
 }

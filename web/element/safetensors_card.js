@@ -373,7 +373,7 @@ export class SafetensorsCard extends LitElement {
     const opened = a.opened;
     return html`${headView(a)} ${verdictView(a, /** @type {import('../index.js').Finding[]} */ (findings))}
     ${factsView(a, (text) => this.#actions.copy(text))} ${a.kind === 'checkpoint' ? views.checkpoint?.checkpointView(a) : nothing}
-    ${this.#actions.render(a)} ${a.kind === 'model' ? views.collection?.shardsView(a, this.#digests()) : nothing}
+    ${this.#actions.render(a)} ${a.kind === 'checkpoint' ? views.checkpoint?.convertView(a, this.#actions) : nothing} ${a.kind === 'model' ? views.collection?.shardsView(a, this.#digests()) : nothing}
     ${opened === null ? nothing : this.#tensorsView(a, opened, note)}`;
   }
 
