@@ -67,10 +67,22 @@ export async function answerTo(page, give, arg, { inNode = false, timeout = 30_0
   const before = (await answers(page)).length;
   if (inNode) await give();
   else await page.evaluate(give, arg);
-  await page.waitForFunction((n) => window.events.filter((e) => e.type !== 'progress').length > n, before, {
-    timeout,
-    polling: 50,
-  });
+  try {
+    await page.waitForFunction((n) => window.events.filter((e) => e.type !== 'progress').length > n, before, {
+      timeout,
+      polling: 50,
+    });
+  } catch (error) {
+    // Say what the card was doing: its state, what it said last, and its last events.
+    const now = await page
+      .evaluate(() => ({
+        state: window.card.getAttribute('state'),
+        said: window.card.shadowRoot.querySelector('[data-testid=announcement]')?.textContent.trim(),
+        events: window.events.slice(-5),
+      }))
+      .catch(() => null);
+    throw new Error(`no load or error event within ${timeout} ms: ${JSON.stringify(now)}`, { cause: error });
+  }
   return (await answers(page))[before];
 }
 
