@@ -18,22 +18,29 @@ export const globalRows = (ckpt) =>
     .sort((a, b) => RANK[a.safety] - RANK[b.safety])
     .map((g) => [`${g.module}.${g.name}`, g.safety, String(g.count)]);
 
-/** The page's fetches of the lazily loaded checkpoint code and pickle module. */
+/** The page's fetches of the code loaded with the first checkpoint, and of the pickle module. */
 export const lazyFetches = (page) =>
   page.evaluate(() =>
     performance
       .getEntriesByType('resource')
       .map((e) => new URL(e.name).pathname.split('/').pop())
-      .filter((p) => /^(checkpoint_view\.js|convert_panel\.js|open_checkpoint\.js|safetensors_pickle\.wasm)$/.test(p))
+      .filter((p) => /^(checkpoint_view\.js|open_others\.js|open_checkpoint\.js|safetensors_pickle\.wasm)$/.test(p))
       .sort(),
   );
 
-/** Clicks `testid` and resolves with the download it starts, saved under the tests' folder. */
+/**
+ * Clicks `testid` (a conversion's button) and resolves with the download it starts, saved under
+ * the tests' folder, once the card's conversion has said what it did.
+ */
 export async function downloadAfter(ctx, page, testid) {
   const [download] = await Promise.all([page.waitForEvent('download'), page.click(`[data-testid=${testid}]`)]);
   const path = join(ctx.dir, `${Date.now()}-${download.suggestedFilename()}`);
   await download.saveAs(path);
-  await page.waitForFunction(() => document.body.dataset.state === 'done');
+  await page.waitForFunction(() =>
+    /^(Downloaded|Saved) /.test(
+      document.getElementById('card').shadowRoot.querySelector('[data-testid=convert-status]')?.textContent ?? '',
+    ),
+  );
   return { name: download.suggestedFilename(), bytes: new Uint8Array(await readFile(path)) };
 }
 
@@ -51,3 +58,14 @@ export async function downloadingDemo(ctx) {
   await opened.page.evaluate(() => delete window.showSaveFilePicker);
   return opened;
 }
+
+/** The card's tensor rows: name, dtype, shape and where the bytes are (a checkpoint's storage). */
+export const tensorRows = (page) =>
+  page.$$eval('[data-testid=tensor-row]', (trs) =>
+    trs.map((tr) => [
+      tr.dataset.name,
+      tr.cells[1].textContent,
+      tr.cells[2].textContent,
+      tr.cells[3].textContent.trim(),
+    ]),
+  );

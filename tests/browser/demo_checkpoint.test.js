@@ -10,7 +10,7 @@ import { copyFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { demoBrowser, openDemo, pickFile } from './demo_browser.js';
-import { rows, text } from './demo_pick.js';
+import { previewOf, rows, runRead, shownCard, text } from './demo_pick.js';
 import { dropPaths } from './drop_folder.js';
 import {
   CHECKPOINTS,
@@ -19,6 +19,7 @@ import {
   expectSameTensors,
   globalRows,
   lazyFetches,
+  tensorRows,
 } from './checkpoint_page.js';
 import { openCheckpoint } from '../../web/index.js';
 
@@ -33,30 +34,29 @@ describe('a checkpoint in the demo (Chromium)', () => {
     await pickFile(page, path);
     expect(await lazyFetches(page)).toEqual([
       'checkpoint_view.js',
-      'convert_panel.js',
       'open_checkpoint.js',
+      'open_others.js',
       'safetensors_pickle.wasm',
     ]);
     expect(await page.getAttribute('[data-testid=ckpt-verdict]', 'data-verdict')).toBe('safe');
     expect(ckpt.verdict).toBe('safe');
-    expect(await text(page, 'verdict')).toBe('safe — PyTorch checkpoint (torch.save zip)');
+    expect(await text(page, 'ckpt-verdict')).toBe('safe');
+    expect(await text(page, 'card-what')).toBe('PyTorch checkpoint (torch.save zip)');
     expect(await rows(page, 'ckpt-global')).toEqual(globalRows(ckpt));
-    const tensorRows = await rows(page, 'ckpt-tensor');
-    expect(tensorRows.length).toBe(ckpt.tensors.length);
-    expect(tensorRows.map((r) => r.slice(0, 3))).toEqual(
+    const shownRows = await tensorRows(page);
+    expect(shownRows.length).toBe(ckpt.tensors.length);
+    expect(shownRows.map((r) => r.slice(0, 3))).toEqual(
       ckpt.tensors.map((t) => [t.name, t.dtype, `[${t.shape.join(', ')}]`]),
     );
-    expect(await text(page, 'tensor-count')).toBe(String(ckpt.tensors.length));
+    expect((await shownCard(page)).count).toBe(String(ckpt.tensors.length));
     const objects = (await text(page, 'ckpt-objects')).split('\n');
     expect(objects).toContain('global_step = 120');
     expect(objects).toContain('pytorch-lightning_version = "1.9.0"');
     expect(objects.length).toBe(ckpt.objects.length);
-    // The card (openCheckpoint's describe()), and its panel's hashes, of the checkpoint.
-    const cardHidden = () => page.$eval('[data-testid=card]', (e) => e.hidden);
-    expect(await cardHidden()).toBe(false);
-    expect(await text(page, 'card-title')).toBe((await ckpt.describe()).title ?? '(untitled)');
-    await page.click('[data-testid=hash-button]');
-    await page.waitForFunction(() => document.body.dataset.state === 'done');
+    // The card (openCheckpoint's describe(): no title, so the file's name), and its hashes.
+    expect((await ckpt.describe()).title).toBe(null);
+    expect(await text(page, 'card-title')).toBe('lightning.ckpt');
+    await runRead(page, 'hash');
     const sha256 = createHash('sha256')
       .update(await readFile(path))
       .digest('hex');
@@ -64,28 +64,30 @@ describe('a checkpoint in the demo (Chromium)', () => {
 
     // An A1111 embedding: its card says so, with its vectors, trigger word, base model and step.
     await pickFile(page, join(CHECKPOINTS, 'embedding_sd1.pt'));
-    const card = await page.$eval('[data-testid=card]', (e) => /** @type {HTMLElement} */ (e).innerText);
-    expect(card).toContain('embedding · Stable Diffusion 1.x (sd1)');
+    expect(await text(page, 'card-what')).toBe(
+      'PyTorch checkpoint (torch.save zip) · embedding · Stable Diffusion 1.x',
+    );
+    const card = await page.locator('[data-testid=card-facts]').innerText();
     expect(card).toMatch(/Embedding\s+3 vectors of width 768/);
     expect(card).toMatch(/Base model\s+v1-5-pruned, hash e1441589/);
     expect(card).toMatch(/Training\s+step 1500/);
     await pickFile(page, path);
 
-    const { name, bytes } = await downloadAfter(demo, page, 'ckpt-convert');
+    const { name, bytes } = await downloadAfter(demo, page, 'convert-button');
     expect(name).toBe('lightning.safetensors');
     const st = await expectSameTensors(bytes, ckpt);
     expect(st.metadata).toEqual({ format: 'pt' });
-    const status = await text(page, 'ckpt-status');
+    const status = await text(page, 'convert-status');
     expect(status).toMatch(
       new RegExp(`^Downloaded lightning\\.safetensors: ${ckpt.tensors.length} tensors, .*, loadable\\.$`),
     );
     expect(status).toContain(bytes.length.toLocaleString('en'));
 
-    // A .safetensors file afterwards: the checkpoint's panels go, the card panel comes back.
+    // A .safetensors file afterwards: nothing of the checkpoint stays.
     await pickFile(page, fileURLToPath(new URL('../../demo/sample.safetensors', import.meta.url)));
-    expect(await page.$eval('[data-testid=checkpoint-box]', (e) => e.hidden)).toBe(true);
-    expect(await page.$eval('[data-testid=ckpt-tensors]', (e) => e.hidden)).toBe(true);
-    expect(await cardHidden()).toBe(false);
+    for (const id of ['ckpt-verdict', 'ckpt-globals', 'convert-button'])
+      expect(await page.locator(`[data-testid=${id}]`).count(), id).toBe(0);
+    expect(await text(page, 'card-title')).toBe('Demo sample LoRA');
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -103,9 +105,7 @@ describe('a checkpoint in the demo (Chromium)', () => {
       };
     });
     await pickFile(page, path);
-    await page.click('[data-testid=ckpt-convert]');
-    await page.waitForFunction(() => document.body.dataset.state === 'done');
-    expect(await text(page, 'ckpt-status')).toMatch(/^Saved lightning\.safetensors: 4 tensors, /);
+    expect(await runRead(page, 'convert')).toMatch(/^Saved lightning\.safetensors: 4 tensors, /);
     const saved = await page.evaluate(async () => {
       const root = await navigator.storage.getDirectory();
       const file = await (await root.getFileHandle('lightning.safetensors')).getFile();
@@ -125,14 +125,14 @@ describe('a checkpoint in the demo (Chromium)', () => {
     const column = ckpt.tensors.find((t) => t.name === 'column');
     const tied = ckpt.tensors.filter((t) => t.storage === column.storage).length;
     expect(tied).toBeGreaterThan(1);
-    const row = (await rows(page, 'ckpt-tensor')).find((r) => r[0] === 'column');
+    const row = (await tensorRows(page)).find((r) => r[0] === 'column');
     expect(row[3]).toBe(
       `storage ${column.storage}, shared by ${tied} tensors, offset ${column.storageOffset}, stride [${column.stride.join(', ')}]`,
     );
-    await page.click('[data-testid=ckpt-tensor][data-name=column]');
-    await page.waitForFunction(() => document.body.dataset.state === 'done');
     const values = Array.from(await ckpt.getTensor('column'), String).join(', ');
-    expect((await text(page, 'preview')).split('\n')).toEqual(['column (F32, [8], 8 values):', values]);
+    const [head, line] = (await previewOf(page, 'column')).split('\n');
+    expect(head).toMatch(/^column \(F32, \[8\], 8 values, [\d.]+ ms\):$/);
+    expect(line).toBe(values);
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -148,8 +148,8 @@ describe('a checkpoint in the demo (Chromium)', () => {
     await page.click('[data-testid=url-open]');
     await page.waitForFunction(() => document.body.dataset.state === 'done');
     expect(await page.getAttribute('[data-testid=ckpt-verdict]', 'data-verdict')).toBe('safe');
-    expect((await rows(page, 'ckpt-tensor')).map((r) => r[0])).toEqual(ckpt.tensors.map((t) => t.name));
-    const { name, bytes } = await downloadAfter(demo, page, 'ckpt-convert');
+    expect((await tensorRows(page)).map((r) => r[0])).toEqual(ckpt.tensors.map((t) => t.name));
+    const { name, bytes } = await downloadAfter(demo, page, 'convert-button');
     expect(name).toBe('views.safetensors');
     await expectSameTensors(bytes, ckpt);
     expect(errors).toEqual([]);
@@ -162,7 +162,7 @@ describe('a checkpoint in the demo (Chromium)', () => {
     const { page, errors } = await openDemo(demo);
     await pickFile(page, path);
     expect(await text(page, 'verdict')).toBe('loadable');
-    expect(await page.$eval('[data-testid=checkpoint-box]', (e) => e.hidden)).toBe(true);
+    expect(await page.locator('[data-testid=ckpt-verdict]').count()).toBe(0);
     expect(errors).toEqual([]);
     await page.close();
   });

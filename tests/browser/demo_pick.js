@@ -15,7 +15,10 @@ export async function shownCard(page) {
         ? counts[counts.length - 1].textContent.replace(/,/g, '')
         : String(card.report?.tensors ?? '');
     }),
-    verdict: await page.textContent('[data-testid=verdict]'),
+    // A file's verdict, or a checkpoint's (safe, unknown or unsafe).
+    verdict: await page.$eval('safetensors-card', (card) =>
+      card.shadowRoot.querySelector('[data-testid=verdict], [data-testid=ckpt-verdict]').textContent.trim(),
+    ),
     // The first findings list: the file's, or a pipeline's or folder's (the part's comes below).
     findings: await page.$eval('safetensors-card', (card) => {
       const list = card.shadowRoot.querySelector('[data-testid=findings]');

@@ -87,7 +87,7 @@ export function verdictView(a, findings) {
   if (a.kind === 'checkpoint') {
     const v = a.opened.verdict;
     verdict = html`<span class="badge ${BADGE[v]} upper" data-testid="ckpt-verdict" data-verdict=${v}>${v}</span>
-      <span>${shown(checkpointVerdictWords(a.opened))}</span>`;
+      <span data-testid="ckpt-words">${shown(checkpointVerdictWords(a.opened))}</span>`;
   } else {
     const { loadable } = a.report;
     const errors = a.report.findings.filter((f) => f.severity === 'error').length;

@@ -64,3 +64,38 @@ export function convertView(a, actions) {
     ${actions.statusLine('convert')}
   </section>`;
 }
+
+/** storageText's function for each checkpoint shown, made once. */
+const storageTexts = new WeakMap();
+const elements = (/** @type {number[]} */ shape) => shape.reduce((a, b) => a * b, 1);
+/** Whether strides are the row-major ones of the shape (a size-1 dimension's stride is free). */
+const rowMajor = (/** @type {number[]} */ shape, /** @type {number[]} */ stride) =>
+  shape.every((n, d) => n === 1 || stride[d] === elements(shape.slice(d + 1)));
+
+/**
+ * Where each tensor's bytes are, for the tensor table: its storage, and for views, ties and
+ * offsets what tells them apart ("storage 0, shared by 2 tensors, offset 4, stride [1, 4]").
+ * @param {import('./open_answer.js').CheckpointAnswer} a
+ * @returns {(row: { name: string }) => string}
+ */
+export function storageText(a) {
+  const made = storageTexts.get(a);
+  if (made) return made;
+  /** @type {Map<string, number>} */
+  const users = new Map();
+  for (const t of a.opened.tensors) users.set(t.storage, (users.get(t.storage) ?? 0) + 1);
+  const byName = new Map(a.opened.tensors.map((t) => [t.name, t]));
+  /** @param {{ name: string }} row */
+  const text = (row) => {
+    const t = byName.get(row.name);
+    if (!t) return '';
+    const parts = [`storage ${t.storage}`];
+    const sharing = users.get(t.storage) ?? 0;
+    if (sharing > 1) parts.push(`shared by ${sharing} tensors`);
+    if (t.storageOffset !== 0) parts.push(`offset ${grouped(t.storageOffset)}`);
+    if (!rowMajor(t.shape, t.stride)) parts.push(`stride [${t.stride.join(', ')}]`);
+    return parts.join(', ');
+  };
+  storageTexts.set(a, text);
+  return text;
+}

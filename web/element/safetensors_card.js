@@ -393,7 +393,12 @@ export class SafetensorsCard extends LitElement {
             this.requestUpdate();
           })
     }
-    ${this.#table.render({ note, scan: this.#actions.scan, onPreview: (row) => this.#actions.preview(opened, row) })}
+    ${this.#table.render({
+      note,
+      scan: this.#actions.scan,
+      onPreview: (row) => this.#actions.preview(opened, row),
+      storage: a.kind === 'checkpoint' ? views.checkpoint?.storageText(a) : undefined,
+    })}
     ${this.#actions.previewView()}`;
   }
 

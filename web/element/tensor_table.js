@@ -130,8 +130,9 @@ export class TensorTable {
    * @param {(row: Row) => void} with.onPreview a click on a tensor's name
    * @param {Map<string, import('../index.js').TensorScan> | null} with.scan the data scan's results, once run
    * @param {string} with.note what the tensors are, above the table
+   * @param {(row: Row) => string} [with.storage] a checkpoint's tensor: where its bytes are
    */
-  render({ onPreview, scan, note }) {
+  render({ onPreview, scan, note, storage }) {
     const { rows } = this;
     const order = this.view();
     const pages = Math.max(1, Math.ceil(order.length / PAGE_ROWS));
@@ -189,13 +190,13 @@ export class TensorTable {
               const [scanText, scanClass] = scanned ? tensorScanText(scanned) : ['', ''];
               const dtype = t.dtype ?? `torch.${t.torchDtype}`;
               const shape = `[${t.shape.join(', ')}]`;
-              return html`<tr data-name=${t.name}>
+              return html`<tr data-name=${t.name} data-testid="tensor-row">
                 <td>
                   <button type="button" class="name" @click=${() => onPreview(t)}>${shownCut(t.name, MAX_NAME_CHARS)}</button> <div class="narrow-only muted mono">${dtype} ${shape}</div></td>
                 <td class="mid-up">${dtype}</td>
                 <td class="mono mid-up">${shape}</td>
                 ${sharded ? html`<td class="wide-only">${shown(t.shard)}</td>` : nothing}
-                <td class="wide-only mono">${checkpoint ? shown(t.storage) : t.dataOffsets ? `${t.dataOffsets[0]}–${t.dataOffsets[1]}` : ''}</td>
+                <td class="wide-only mono">${checkpoint ? shown(storage?.(t) ?? t.storage) : t.dataOffsets ? `${t.dataOffsets[0]}–${t.dataOffsets[1]}` : ''}</td>
                 <td class="num">${checkpoint ? grouped(values(t.shape)) : shortBytes(t.byteLength ?? 0)}</td>${scan ? html`<td class=${scanClass} data-testid="scan-cell">${scanText}</td>` : nothing}</tr>`;
             })}
           </tbody> </table></div>
