@@ -65,8 +65,9 @@ describe('the card panel shows memory and the KV cache (Chromium)', () => {
     expect(await text(page, 'card-kv-cache')).toBe(
       '125.0 MiB per 1,000 tokens (32 layers × 8 KV heads × 128 × BF16, config.json)',
     );
-    const labels = await page.$$eval('#card-rows dt', (dts) => dts.map((d) => d.textContent));
-    expect(labels.slice(0, 4)).toEqual(['Parameters', 'Size', 'Memory', 'KV cache']);
+    const labels = await page.$$eval('[data-testid=card-facts] dt', (dts) => dts.map((d) => d.textContent));
+    const at = labels.indexOf('Parameters');
+    expect(labels.slice(at, at + 4)).toEqual(['Parameters', 'Size', 'Memory', 'KV cache']);
     if (process.env.SCREENSHOT) await page.screenshot({ path: process.env.SCREENSHOT, fullPage: true });
     expect(errors).toEqual([]);
     await page.close();
@@ -86,7 +87,7 @@ describe('the card panel shows memory and the KV cache (Chromium)', () => {
     await writeFile(join(dir, 'config.json'), JSON.stringify(LLAMA3_8B_CONFIG));
     await pickFile(page, [weights, join(dir, 'config.json')]);
     expect(await text(page, 'verdict')).toBe('loadable');
-    expect(await text(page, 'file-name')).toBe('model.safetensors');
+    expect(await text(page, 'card-title')).toBe('model.safetensors');
     expect(await text(page, 'card-kv-cache')).toBe(
       '125.0 MiB per 1,000 tokens (32 layers × 8 KV heads × 128 × BF16, config.json)',
     );
@@ -98,7 +99,7 @@ describe('the card panel shows memory and the KV cache (Chromium)', () => {
     await writeFile(join(dir, 'config.json'), '{"num_hidden_layers": 32,');
     await pickFile(page, [weights, join(dir, 'config.json')]);
     expect(await page.$('[data-testid=card-kv-cache]')).toBeNull();
-    expect(await page.textContent('#findings')).toMatch(/ConfigUnreadable/);
+    expect(await page.textContent('[data-testid=findings]')).toMatch(/ConfigUnreadable/);
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -109,7 +110,7 @@ describe('the card panel shows memory and the KV cache (Chromium)', () => {
     expect(await text(page, 'verdict')).toBe('loadable');
     expect(await page.$('[data-testid=card-kv-cache]')).toBeNull();
     expect(await text(page, 'card-memory')).toMatch(/^24\.0 KiB stored/);
-    expect(await page.textContent('#findings')).toMatch(/ConfigUnreadable/);
+    expect(await page.textContent('[data-testid=findings]')).toMatch(/ConfigUnreadable/);
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -4,6 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { demoBrowser, openDemo, pickFile } from './demo_browser.js';
+import { shownCard } from './demo_pick.js';
 import { invalidOffsetFiles } from '../fuzz/entry_mutants.js';
 
 const demo = demoBrowser('stw-browser-offsets-');
@@ -21,8 +22,8 @@ describe('demo on invalid offsets', () => {
       expect(await page.$$eval('[data-testid=findings] li', (items) => items.map((li) => li.dataset.code))).toContain(
         'InvalidOffset',
       );
-      expect(await page.textContent('[data-testid=tensor-count]')).toBe('1');
-      expect(await page.textContent('#card-status')).toContain(
+      expect((await shownCard(page)).count).toBe('1');
+      expect(await page.textContent('[data-testid=card-note]')).toContain(
         'data_offsets of its one tensor are invalid (InvalidOffset)',
       );
       expect(await page.textContent('[data-testid=card-parameters]')).toMatch(/^[01] /);
