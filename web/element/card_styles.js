@@ -61,7 +61,7 @@ export const cardStyles = css`
   table { border-collapse: collapse; width: 100%; font-size: 0.9em; }
   th, td { text-align: start; padding: 0.2rem 0.5rem; border-bottom: 1px solid var(--_border); vertical-align: top; }
   td { overflow-wrap: anywhere; }
-  th[scope='row'] { overflow-wrap: anywhere; min-width: min(12em, 40cqi); }
+  th[scope='row'] { overflow-wrap: anywhere; min-width: min(14em, 40cqi); }
   td.num, th.num { text-align: end; white-space: nowrap; }
   th button, td button.name { border: none; background: none; padding: 0; }
   th button { font-weight: 700; }
