@@ -8,6 +8,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { demoBrowser, openDemo, pickFile } from './demo_browser.js';
 import { versionJson } from '../js/civitai_answer.js';
+import { runRead } from './demo_pick.js';
 import { writeSafetensors } from '../../tools/write_safetensors.js';
 
 const demo = demoBrowser('stw-civitai-');
@@ -45,9 +46,12 @@ const answerJson = (route, value, status = 200) =>
   route.fulfill({ status, headers: cors, body: JSON.stringify(value) });
 
 async function findOnCivitai(page, until = /^(Found|Not on Civitai|Could not|Civitai|Stopped)/) {
-  await page.click('[data-testid=civitai-find]');
+  await page.click('[data-testid=civitai-button]');
   await page.waitForFunction(
-    (re) => new RegExp(re).test(document.querySelector('[data-testid=civitai-status]').textContent),
+    (re) =>
+      new RegExp(re).test(
+        document.getElementById('card').shadowRoot.querySelector('[data-testid=civitai-status]').textContent,
+      ),
     until.source,
   );
   return text(page, 'civitai-status');
@@ -64,8 +68,8 @@ describe('the demo finds a file on Civitai, on a click only (Chromium)', () => {
       ),
     );
     await pickFile(page, lora.path);
-    expect(await page.isVisible('[data-testid=civitai-find]')).toBe(true);
-    expect(await text(page, 'civitai-status')).toContain(`AutoV3 ${lora.autoV3}`);
+    expect(await page.isVisible('[data-testid=civitai-button]')).toBe(true);
+    expect(await text(page, 'civitai-note')).toContain(`AutoV3 ${lora.autoV3}`);
     const origin = new URL(demo.url).origin;
     expect(requests.length).toBeGreaterThan(5); // the page, its scripts, the sample: all from the demo's server
     expect(requests.filter((u) => new URL(u).origin !== origin)).toEqual([]);
@@ -80,7 +84,7 @@ describe('the demo finds a file on Civitai, on a click only (Chromium)', () => {
     expect(await page.getAttribute('[data-testid=civitai-link]', 'href')).toBe(
       'https://civitai.com/models/328553?modelVersionId=368189',
     );
-    expect(await page.$$eval('#civitai-result img, #civitai-result b', (els) => els.length)).toBe(0);
+    expect(await page.locator('[data-testid=civitai-result] img, [data-testid=civitai-result] b').count()).toBe(0);
     expect(await page.evaluate(() => document.body.dataset.pwned)).toBeUndefined();
     expect(errors).toEqual([]);
     await page.close();
@@ -94,12 +98,12 @@ describe('the demo finds a file on Civitai, on a click only (Chromium)', () => {
       return answerJson(route, { error: 'No model with id' }, 404);
     });
     await pickFile(page, lora.path);
-    expect(await page.isHidden('[data-testid=civitai-box]')).toBe(true); // no Civitai reference, no hash yet
-    await page.click('[data-testid=hash-button]');
-    await page.waitForSelector('[data-testid=civitai-find]:visible');
+    expect(await page.locator('[data-testid=civitai-button]').count()).toBe(0); // no Civitai reference, no hash yet
+    await runRead(page, 'hash');
+    await page.waitForSelector('[data-testid=civitai-button]:visible');
     expect(await findOnCivitai(page)).toBe('Not on Civitai: Civitai knows no file with this hash.');
     expect(asked).toEqual([lora.file, lora.autoV3]);
-    expect(await page.isHidden('[data-testid=civitai-result]')).toBe(true);
+    expect(await page.locator('[data-testid=civitai-result]').count()).toBe(0);
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -116,11 +120,14 @@ describe('the demo finds a file on Civitai, on a click only (Chromium)', () => {
     await pickFile(page, lora.path);
     expect(await findOnCivitai(page)).toMatch(/^Could not reach civitai\.com/);
     mode = 'hold';
-    await page.click('[data-testid=civitai-find]');
-    await page.waitForFunction(() => document.querySelector('[data-testid=civitai-find]').textContent === 'Stop');
+    await page.click('[data-testid=civitai-button]');
+    await page.waitForFunction(
+      () =>
+        document.getElementById('card').shadowRoot.querySelector('[data-testid=civitai-button]').textContent === 'Stop',
+    );
     await expect.poll(() => held.length).toBe(1);
     expect(await findOnCivitai(page)).toBe('Stopped: nothing more is asked of Civitai.');
-    expect(await text(page, 'civitai-find')).toBe('Find on Civitai');
+    expect(await text(page, 'civitai-button')).toBe('Find on Civitai');
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -205,7 +205,7 @@ export class CardActions {
       ${this.statusLine('hash')} ${reads?.hashView(this) ?? nothing} ${a.kind !== 'checkpoint' ? this.statusLine('scan') : nothing}
       ${
         asks.length || named
-          ? html`<p class="muted">${asks.length ? `Find on Civitai asks civitai.com with ${asks.map((x) => x.what).join(', then ')}; nothing is sent before you click.` : 'Compute hashes to look this file up on Civitai.'}</p>
+          ? html`<p class="muted" data-testid="civitai-note">${asks.length ? `Find on Civitai asks civitai.com with ${asks.map((x) => x.what).join(', then ')}; nothing is sent before you click.` : 'Compute hashes to look this file up on Civitai.'}</p>
         ${named ? html`<p>Named by the metadata: <a href=${named} target="_blank" rel="noopener noreferrer nofollow">${named}</a></p>` : nothing}
         ${this.statusLine('civitai')} ${reads?.civitaiView(this) ?? nothing}`
           : nothing

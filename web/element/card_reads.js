@@ -210,13 +210,18 @@ export async function scanWork(actions, a, context) {
  */
 export async function civitaiWork(actions, a, { signal }) {
   let version = null;
-  for (const ask of civitaiAsks(a.card, actions.hashed?.file ?? null)) {
-    actions.status.set('civitai', `Asking civitai.com about ${ask.what}…`);
-    actions.host.requestUpdate();
-    version = await actions.api.lookupCivitai(ask.hash, { signal });
-    if (version) break;
+  try {
+    for (const ask of civitaiAsks(a.card, actions.hashed?.file ?? null)) {
+      actions.status.set('civitai', `Asking civitai.com about ${ask.what}…`);
+      actions.host.requestUpdate();
+      version = await actions.api.lookupCivitai(ask.hash, { signal });
+      if (version) break;
+    }
+    signal.throwIfAborted();
+  } catch (error) {
+    actions.civitai = [];
+    return civitaiFailure(error);
   }
-  signal.throwIfAborted();
   if (!version) {
     actions.civitai = [];
     return 'Not on Civitai: Civitai knows no file with this hash.';
@@ -231,6 +236,22 @@ export async function civitaiWork(actions, a, { signal }) {
     ['Page', page ?? '', page],
   ];
   return 'Found on Civitai.';
+}
+
+/**
+ * Why a Civitai lookup failed, as a person reads it.
+ * @param {unknown} error
+ */
+function civitaiFailure(error) {
+  const code = error instanceof Error && 'code' in error ? error.code : null;
+  if (error instanceof Error && error.name === 'AbortError') return 'Stopped: nothing more is asked of Civitai.';
+  if (code === 'ReadError')
+    return 'Could not reach civitai.com (no network, or the site refused the request). Try again later.';
+  if (code === 'HttpError') {
+    const status = /** @type {{ status?: number }} */ (error).status;
+    return `Civitai answered an error (HTTP ${status}). Try again later.`;
+  }
+  return `Civitai's answer could not be read: ${error instanceof Error ? error.message : String(error)}`;
 }
 
 /**
@@ -286,5 +307,5 @@ export function hashView(actions) {
 export function civitaiView(actions) {
   const rows = actions.civitai.filter(([, value]) => value !== '');
   if (rows.length === 0) return nothing;
-  return html`<dl data-testid="civitai-result">${rows.map(([label, value, link]) => html`<dt>${label}</dt><dd>${link ? html`<a href=${link} target="_blank" rel="noopener noreferrer nofollow" data-testid="civitai-link">${link}</a>` : shown(value)}</dd>`)}</dl>`;
+  return html`<dl data-testid="civitai-result">${rows.map(([label, value, link]) => html`<dt>${label}</dt><dd data-testid=${`civitai-${label.toLowerCase().replace(/ /g, '-')}`}>${link ? html`<a href=${link} target="_blank" rel="noopener noreferrer nofollow" data-testid="civitai-link">${link}</a>` : shown(value)}</dd>`)}</dl>`;
 }
