@@ -8,6 +8,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pseudoRandomBytes, writeSafetensors } from '../../tools/write_safetensors.js';
 import { PARALLEL_MIN_BYTES } from '../../web/hashing/hash_pass.js';
+import { runRead } from './demo_pick.js';
 
 // Each payload sets window.pwned if it ever runs.
 const PAYLOADS = [
@@ -77,37 +78,40 @@ describe('demo card in Chromium', () => {
     const { page, errors } = await pickInDemo(path);
     expect(await page.textContent('[data-testid=verdict]')).toBe('loadable');
     expect(await page.textContent('[data-testid=card-title]')).toBe(PAYLOADS[0]);
-    const words = await page.$$eval('[data-testid=trigger-word]', (b) => b.map((x) => x.textContent));
+    const words = await page.$$eval('[data-testid=trigger-word]', (b) => b.map((x) => x.textContent.trim()));
     expect(
       words.some((w) => w.includes(PAYLOADS[4])),
       JSON.stringify(words),
     ).toBe(true);
-    await page.click('[data-testid=expand-all]');
-    await page.hover('[data-testid=card-family]');
     for (const button of await page.$$('[data-testid=trigger-word]')) await button.hover();
-    await page.click('#metadata-box > summary');
-    await page.click('[data-testid=hash-button]');
-    await page.waitForFunction(() => document.body.dataset.state === 'done');
+    await page.click('[data-testid=metadata-box] > summary');
+    await runRead(page, 'hash');
     await page.waitForTimeout(300); // any onerror/onload would have fired by now
-    const dom = await page.evaluate(() => ({
-      pwned: window.pwned ?? null,
-      scripts: [...document.scripts].map((s) => s.getAttribute('src') ?? s.type),
-      handlers: document.querySelectorAll('[onerror],[onload],[onclick],[onmouseover]').length,
-      foreign: document.querySelectorAll('iframe, svg, object, embed').length,
-      links: [...document.querySelectorAll('a')].map((a) => a.href),
-      images: [...document.images].map((img) => img.getAttribute('src')?.slice(0, 22) ?? null),
-      rows: document.querySelectorAll('[data-testid=tensor-table] tr[data-name]').length,
-      names: [...document.querySelectorAll('[data-testid=tensor-table] tr[data-name]')].map((r) => r.dataset.name),
-    }));
+    // The page and the card's shadow root, where the file is shown.
+    const dom = await page.evaluate(() => {
+      const roots = [document, document.getElementById('card').shadowRoot];
+      const all = (selector) => roots.flatMap((root) => [...root.querySelectorAll(selector)]);
+      return {
+        pwned: window.pwned ?? null,
+        scripts: [...document.scripts].map((s) => s.getAttribute('src') ?? s.type),
+        handlers: all('[onerror],[onload],[onclick],[onmouseover]').length,
+        foreign: all('iframe, svg, object, embed').length,
+        shadowScripts: roots[1].querySelectorAll('script').length,
+        links: all('a').map((a) => a.href),
+        images: all('img').map((img) => img.getAttribute('src')?.slice(0, 22) ?? null),
+        names: all('[data-testid=tensor-table] tr[data-name]').map((r) => r.dataset.name),
+      };
+    });
     expect(dom.pwned).toBeNull();
     expect(dom.scripts).toEqual(['importmap', 'demo/app.js']);
     expect(dom.handlers).toBe(0);
     expect(dom.foreign).toBe(0);
+    expect(dom.shadowScripts).toBe(0);
     expect(dom.links).toEqual([]); // the javascript: source stays text
     // The SVG and the HTML are dropped; the PNG-signature one may show, only as a data:image/png <img>.
     expect(dom.images.every((src) => src === null || src === 'data:image/png;base64,')).toBe(true);
     expect(dom.names.sort()).toEqual(PAYLOADS.map((p) => `${p}.lora_down.weight`).sort());
-    expect(await page.textContent('#card-rows')).toContain(PAYLOADS[2]); // author, as text
+    expect(await page.textContent('[data-testid=card-facts]')).toContain(PAYLOADS[2]); // author, as text
     expect(errors).toEqual([]);
     await page.close();
   }, 60_000);
@@ -118,8 +122,7 @@ describe('demo card in Chromium', () => {
     const path = join(demo.dir, 'big.safetensors');
     await writeFile(path, file);
     const { page, errors } = await pickInDemo(path);
-    await page.click('[data-testid=hash-button]');
-    await page.waitForFunction(() => document.body.dataset.state === 'done', null, { timeout: 60_000 });
+    await runRead(page, 'hash');
     const dataStart = 8 + Number(Buffer.from(file.buffer).readBigUInt64LE(0));
     expect(await page.textContent('[data-testid=hash-sha256]')).toBe(createHash('sha256').update(file).digest('hex'));
     expect(await page.textContent('[data-testid=hash-data]')).toBe(

@@ -100,7 +100,7 @@ describe('the demo verifies a dropped folder (Chromium)', () => {
     expect(verified.status).toMatch(/^Verified: signed by P-256 key [0-9a-f]{16}…$/);
     expect(verified.files).toEqual(VERIFIED);
     expect(await page.textContent('[data-testid=verdict]')).toBe('loadable'); // the model is shown too
-    expect(await page.textContent('[data-testid=file-name]')).toBe('my-lora/adapter.safetensors');
+    expect(await page.textContent('[data-testid=card-title]')).toBe('my-lora/adapter.safetensors');
 
     const changed = await verifyDropped(page, () => dropPaths(page, [bad]), pem);
     expect(changed.status).toMatch(/^Not verified: the model does not match its signature/);
