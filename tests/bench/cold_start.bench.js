@@ -9,8 +9,9 @@
 // its baseline; the table gives their median. Each round also times the floor under any first
 // card (tests/bench/cold_floor: a one-line module's import and the two .wasm compiled, nothing
 // run), in a fresh Chromium of its own. It also times
-// the page that opens with { preloadCard: true } (the card module loading beside the open) and
-// the one that calls preload() when it loads (before the pick). COLD_BEFORE=DIR
+// the page that opens with { preloadCard: true } (the card module loading beside the open), the
+// one that calls preload() when it loads (before the pick), and <safetensors-card>'s first card
+// (its `load`), imported when the page loads and after the pick. COLD_BEFORE=DIR
 // (an earlier checkout of the package, web/wasm built) adds its app to the same rounds, for a
 // before/after in one run. Prints Markdown.
 import { existsSync } from 'node:fs';
@@ -65,6 +66,14 @@ try {
   // Not the issue's measure (the page loads the package before the pick): what a page gets that
   // calls preload() when it loads.
   if (hasPreload) variants.push({ name: 'preload() when the page loads', dist, query: 'order=package&preload=early' });
+  // <safetensors-card> (issue 44): imported when the page loads (its idle preload done before the
+  // pick), and imported only after the pick; from the pick to its `load` event, rendered.
+  variants.push({
+    name: '<safetensors-card>, imported when the page loads',
+    dist,
+    query: 'order=package&element=load',
+  });
+  variants.push({ name: '<safetensors-card>, imported after the pick', dist, query: 'order=package&element=pick' });
   if (process.env.COLD_BEFORE) {
     await mkdir(join(work, 'before'));
     const before = (await buildPackedApp(join(work, 'before'), APP, process.env.COLD_BEFORE)).app;

@@ -6,8 +6,11 @@
 // with ?preload=1 calls the package's preload() right after the import (with ?preload=early,
 // the page imports the package and calls preload() when it loads, before the pick; with ?hint=1
 // it opens with { preloadCard: true }, the card module loading beside the open); then the same again,
-// warm (what is left when nothing has to load). It shows the phases (ms from the pick) and the
-// files fetched for the card, with their timings.
+// warm (what is left when nothing has to load). With ?element=load the page imports
+// safetensors-wasm/element when it loads (which preloads the modules once the page is idle) and
+// the first card is <safetensors-card>'s, from the pick to its `load` event (rendered); with
+// ?element=pick the element is imported after the pick. It shows the phases (ms from the pick)
+// and the files fetched for the card, with their timings.
 const out = document.getElementById('out');
 const query = new URLSearchParams(location.search);
 
@@ -18,7 +21,34 @@ async function plain(file) {
   return { ms: performance.now() - start, keys: Object.keys(header).length };
 }
 
+/** The first card as <safetensors-card> shows it: from the pick to `load`, the element imported first if need be. */
+async function elementCard(file) {
+  const start = performance.now();
+  await import('safetensors-wasm/element');
+  const imported = performance.now();
+  const card =
+    document.querySelector('safetensors-card') ?? document.body.appendChild(document.createElement('safetensors-card'));
+  const loaded = new Promise((resolve, reject) => {
+    card.addEventListener('load', (e) => resolve(e.detail), { once: true });
+    card.addEventListener('error', (e) => reject(e.detail), { once: true });
+  });
+  card.source = null;
+  card.source = file;
+  const detail = await loaded;
+  const shown = performance.now();
+  return {
+    import: imported - start,
+    open: shown - imported,
+    describe: 0,
+    ms: shown - start,
+    start,
+    tensors: detail.report.tensors,
+    kind: detail.card?.kind,
+  };
+}
+
 async function firstCard(file) {
+  if (query.get('element')) return elementCard(file);
   const start = performance.now();
   const api = await import('safetensors-wasm');
   const imported = performance.now();
@@ -40,6 +70,12 @@ async function firstCard(file) {
 
 // A page that will show a card: the package and its modules load before the pick.
 let preloadedAt = null; // ms from the page's start to preload()'s end
+// The element's page: imported when the page loads; its own preload runs once the page is idle,
+// and a person picks a file seconds later (the page is ready after two).
+const elementAtLoad =
+  query.get('element') === 'load'
+    ? import('safetensors-wasm/element').then(() => new Promise((resolve) => setTimeout(resolve, 2000)))
+    : null;
 const early =
   query.get('preload') === 'early'
     ? import('safetensors-wasm')
@@ -79,6 +115,6 @@ document.getElementById('file').addEventListener('change', async (e) => {
   document.body.dataset.state = 'done';
 });
 // Ready for the pick (with ?preload=early, once preload() has loaded the modules).
-Promise.resolve(early).then(() => {
+Promise.all([early, elementAtLoad]).then(() => {
   document.body.dataset.state = 'ready';
 });
