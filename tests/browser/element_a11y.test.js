@@ -1,7 +1,8 @@
 // <safetensors-card>'s accessibility in Chromium: axe-core (through @axe-core/playwright, which
 // walks open shadow roots) finds no violation with the sample, a rejected file and the unsafe
 // checkpoint shown, in light, with theme="dark" and under an emulated prefers-color-scheme: dark;
-// the aria-live status region says each change of state.
+// the themes' colours as documented, custom properties and ::part() from outside; the aria-live
+// status region says each change of state.
 import { describe, expect, test } from 'vitest';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -72,6 +73,44 @@ describe('<safetensors-card> accessibility (Chromium)', () => {
       await page.close();
     }
   }, 180_000);
+
+  test('themes as docs/element.md gives them: light, dark by attribute or by the page, theme="light" over a dark page; custom properties and ::part() from outside', async () => {
+    const colours = (page) =>
+      page.evaluate(() => {
+        const style = getComputedStyle(window.card.shadowRoot.querySelector('.frame'));
+        return [style.backgroundColor, style.color];
+      });
+    const LIGHT = ['rgb(255, 255, 255)', 'rgb(29, 35, 48)']; // #ffffff, #1d2330
+    const DARK = ['rgb(22, 26, 34)', 'rgb(230, 233, 239)']; // #161a22, #e6e9ef
+    // One page, its scheme emulated in turn and the attribute set or removed.
+    const { page, errors } = await openCard(ctx);
+    await pickFiles(page, SAMPLE, { one: true });
+    for (const [colorScheme, theme, expected] of [
+      ['light', null, LIGHT],
+      ['light', 'dark', DARK],
+      ['dark', null, DARK],
+      ['dark', 'auto', DARK],
+      ['dark', 'light', LIGHT],
+    ]) {
+      await page.emulateMedia({ colorScheme });
+      await page.evaluate(
+        (t) => (t ? window.card.setAttribute('theme', t) : window.card.removeAttribute('theme')),
+        theme,
+      );
+      expect(await colours(page), `${colorScheme} page, theme ${theme}`).toEqual(expected);
+    }
+    await page.evaluate(() => window.card.removeAttribute('theme'));
+    await page.addStyleTag({
+      content: `safetensors-card { --st-card-background: #fafad2; --st-card-color: #102030; }
+        safetensors-card::part(verdict) { font-size: 31px; }`,
+    });
+    expect(await colours(page)).toEqual(['rgb(250, 250, 210)', 'rgb(16, 32, 48)']);
+    expect(await page.locator('safetensors-card [part=verdict]').evaluate((el) => getComputedStyle(el).fontSize)).toBe(
+      '31px',
+    );
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 
   test('the aria-live status region says loading, then the verdict, and a failure', async () => {
     const { page, errors } = await openCard(ctx);
