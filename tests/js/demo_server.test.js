@@ -67,6 +67,15 @@ test('the sample opens from it by URL through range reads (206 each)', async () 
   expect(new Set(statuses)).toEqual(new Set([206]));
 });
 
+/** One module under each prefix mapping of the import map. */
+const UNDER_PREFIX = {
+  '@noble/hashes/': 'sha2.js',
+  'lit/': 'index.js',
+  'lit-html/': 'lit-html.js',
+  'lit-element/': 'lit-element.js',
+  '@lit/reactive-element/': 'reactive-element.js',
+};
+
 test("a page gets the dependencies' import map where it asks for it, and every mapped module is served", async () => {
   const source = readFileSync(fileURLToPath(new URL('../../demo/index.html', import.meta.url)), 'utf8');
   expect(source).toContain(IMPORT_MAP_PLACE);
@@ -75,8 +84,8 @@ test("a page gets the dependencies' import map where it asks for it, and every m
   const map = JSON.parse(/<script type="importmap">(.*?)<\/script>/s.exec(page)[1]);
   expect(Object.keys(map.imports)).toContain('hash-wasm');
   for (const [name, path] of Object.entries(map.imports)) {
-    // A prefix mapping ("@noble/hashes/") is checked with one module under it.
-    const module = path.endsWith('/') ? `${path}sha2.js` : path;
+    // A prefix mapping ("@noble/hashes/", "lit/") is checked with one module under it.
+    const module = path.endsWith('/') ? `${path}${UNDER_PREFIX[name]}` : path;
     const r = await get(module);
     expect(r.status, name).toBe(200);
     expect(r.headers.get('content-type'), name).toMatch(/^text\/javascript/);
