@@ -33,6 +33,9 @@ export async function openCard(ctx, { attributes = {}, colorScheme = 'light', wi
   });
   const page = await context.newPage();
   page.on('close', () => context.close().catch(() => {}));
+  // File choosers intercepted from the start: Playwright turns interception on asynchronously
+  // when a test first waits for one, which can lose the race with the click that opens it.
+  page.on('filechooser', () => {});
   /** @type {Error[]} */
   const errors = [];
   page.on('pageerror', (e) => errors.push(e));
