@@ -4,7 +4,7 @@
 // the first file is not an adapter. Names and reasons come from strangers' files: text only.
 import { checkAdapter } from '../web/index.js';
 import { familyMismatchText } from '../web/card/card_text.js';
-import { dropped } from '../web/element/dropped_files.js';
+import { dropped } from '../web/source/picked_files.js';
 
 const $ = (id) => document.getElementById(id);
 /** Mismatches shown before "… and N more". */

@@ -4,7 +4,7 @@
 // it: the metadata editor (edit_panel.js), the signature check (signature_panel.js) and "does
 // this LoRA fit" (adapter_panel.js). The body's data-state follows the card's state, for tests.
 import '../web/element/element.js';
-import { dropped } from '../web/element/dropped_files.js';
+import { dropped } from '../web/source/picked_files.js';
 import { offerSignature } from './signature_panel.js';
 import { showEditor } from './edit_panel.js';
 import './adapter_panel.js';

@@ -3,7 +3,7 @@
 // file" (st.withMetadata: a new header and the picked file's data, not copied) or "Save as F16"
 // (st.convert). Metadata comes from strangers: it is only ever set as .value or text.
 import { openSafetensors } from '../web/index.js';
-import { download } from '../web/element/save_blob.js';
+import { download } from '../web/write/save_blob.js';
 
 /** The card's fields and the metadata keys they edit (https://github.com/Stability-AI/ModelSpec). */
 const CARD_FIELDS = [

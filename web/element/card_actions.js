@@ -5,8 +5,7 @@
 // by ./card_reads.js, loaded on the first click. A new source stops every read (reset()).
 import { html, nothing } from 'lit';
 import { lookupCivitai, openSafetensors, validateSafetensors } from '../index.js';
-import { civitaiAsks, civitaiPage } from './card_links.js';
-import { shown } from './card_words.js';
+import { civitaiAsks, civitaiPage, shown } from './card_words.js';
 
 /**
  * @typedef {import('./open_answer.js').FileAnswer | import('./open_answer.js').ModelAnswer | import('./open_answer.js').CheckpointAnswer} CardAnswer

@@ -5,9 +5,8 @@
 // downloads it.
 import { html, nothing } from 'lit';
 import { LEFT_BEHIND_KEY } from '../pickle/checkpoint_convert.js';
-import { civitaiAsks, civitaiPage, outputName } from './card_links.js';
-import { formatBytes, plural, shown } from './card_words.js';
-import { saveBlob } from './save_blob.js';
+import { civitaiAsks, civitaiPage, formatBytes, outputName, plural, shown } from './card_words.js';
+import { saveBlob } from '../write/save_blob.js';
 
 /** A tensor's preview holds at most this many values (whole rows of its first dimension). */
 const PREVIEW_ELEMENTS = 4096;

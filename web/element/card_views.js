@@ -16,8 +16,15 @@ import {
   trainingSummary,
 } from '../card/card_text.js';
 import { verdictText } from '../file/verdict_text.js';
-import { webLink } from './card_links.js';
-import { CHECKPOINT_FORMATS, checkpointVerdictWords, formatBytes, plural, shown, shownCut } from './card_words.js';
+import {
+  CHECKPOINT_FORMATS,
+  checkpointVerdictWords,
+  formatBytes,
+  plural,
+  shown,
+  shownCut,
+  webLink,
+} from './card_words.js';
 
 /** Trigger words shown at most. */
 const MAX_TRIGGERS = 12;

@@ -3,8 +3,7 @@
 // shown (./safetensors_card.js), so that pages showing only .safetensors files never fetch it.
 import { html, nothing } from 'lit';
 import { grouped } from '../card/card_text.js';
-import { CONVERTIBLE, outputName } from './card_links.js';
-import { globalName, plural, shown } from './card_words.js';
+import { CONVERTIBLE, globalName, outputName, plural, shown } from './card_words.js';
 
 /** The globals table's order: the dangerous first. */
 const RANK = { unsafe: 0, unknown: 1, safe: 2 };

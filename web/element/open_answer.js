@@ -11,7 +11,7 @@ import {
   openSafetensorsPipeline,
   validateSafetensors,
 } from '../index.js';
-import { commonFolder, folderOf, isBlob, pathOf } from './picked_files.js';
+import { commonFolder, folderOf, isBlob, pathOf } from '../source/picked_files.js';
 
 /** Shard names as writers give them: model-00001-of-00006.safetensors. */
 const SHARD_NAME = /-\d+-of-\d+\.safetensors$/;

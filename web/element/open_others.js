@@ -4,7 +4,7 @@
 // (./open_answer.js), so that a page that shows .safetensors files never fetches it.
 import { SafetensorsError } from '../core/errors.js';
 import { shardUrl } from '../sharded/shard_index.js';
-import { folderOf, isBlob, pathOf } from './picked_files.js';
+import { folderOf, isBlob, pathOf } from '../source/picked_files.js';
 
 /**
  * @typedef {import('./open_answer.js').OpenContext} OpenContext

@@ -10,7 +10,7 @@ import { LitElement, html, nothing } from 'lit';
 import { SafetensorsError } from '../index.js';
 import { adapterName, grouped } from '../card/card_text.js';
 import { openAnswer } from './open_answer.js';
-import { dropped } from './dropped_files.js';
+import { dropped } from '../source/picked_files.js';
 import { cardStyles } from './card_styles.js';
 import { factsView, headView, metadataView, verdictView } from './card_views.js';
 import { TensorTable } from './tensor_table.js';

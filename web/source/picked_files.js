@@ -1,9 +1,30 @@
-// Files dropped on a page or on <safetensors-card droppable>, folders included. A drop's
-// DataTransfer lists a dropped folder as one unreadable File; its entries (webkitGetAsEntry, in
-// every current browser) are walked instead, and each file gets its path from the drop as
-// webkitRelativePath, as a folder picked with <input webkitdirectory> has, so the package matches
-// shards and components the same way. Views skip names starting with a dot (.git, .cache); a
-// signature check gets them all, as model_signing signs every file but .git* and the signature.
+// Picked and dropped files, as a page or <safetensors-card> gets them: each file's path in its
+// folder (a folder pick's or a drop's webkitRelativePath, else its name) and the folder they
+// share; a drop's files, folders walked. A drop's DataTransfer lists a dropped folder as one
+// unreadable File; its entries (webkitGetAsEntry, in every current browser) are walked instead,
+// and each file gets its path from the drop as webkitRelativePath, as a folder picked with
+// <input webkitdirectory> has, so the package matches shards and components the same way. Views
+// skip names starting with a dot (.git, .cache); a signature check gets them all, as
+// model_signing signs every file but .git* and the signature.
+
+/** A picked file's path in its folder (a folder pick or a drop), else its name. */
+export const pathOf = (/** @type {File} */ f) => f.webkitRelativePath || f.name;
+
+/** "a/b/c.json" → "a/b/"; a name without a folder → "". */
+export const folderOf = (/** @type {string} */ path) => path.slice(0, path.lastIndexOf('/') + 1);
+
+export const isBlob = (/** @type {unknown} */ v) => typeof Blob !== 'undefined' && v instanceof Blob;
+
+/**
+ * The folder picked or dropped files lie in (a folder pick's or drop's paths all start with it),
+ * or null.
+ * @param {File[]} files
+ */
+export function commonFolder(files) {
+  const tops = new Set(files.map((f) => (pathOf(f).includes('/') ? pathOf(f).split('/')[0] : '')));
+  const [top] = tops;
+  return tops.size === 1 && top ? top : null;
+}
 
 /**
  * Every entry of a directory: readEntries gives them in batches until an empty one.

@@ -1,4 +1,4 @@
-// How <safetensors-card> saves a file it made (a converted checkpoint): a download (an object
+// How a page saves a file it made (<safetensors-card>: a converted checkpoint): a download (an object
 // URL, revoked once the download has it), or, where the browser has the File System Access API
 // (showSaveFilePicker: Chromium), a file the user picks, the Blob streamed into it so that a
 // checkpoint's gigabytes never sit in memory twice. The demo's editor downloads with it too.
