@@ -64,7 +64,7 @@ $(SAMPLE): demo/make_sample.js tools/weight_codes.js tools/write_safetensors.js 
 # The Custom Elements Manifest of <safetensors-card> (custom-elements-manifest.config.mjs), shipped
 # in the package (package.json "customElements"), generated from the element's JSDoc.
 CEM := custom-elements.json
-$(CEM): web/element/element.js web/element/safetensors_card.js custom-elements-manifest.config.mjs $(STAMP_DIR)/npm
+$(CEM): web/element/element.js custom-elements-manifest.config.mjs $(STAMP_DIR)/npm
 	npx custom-elements-manifest analyze --quiet
 
 build: native wasm $(SAMPLE) $(CEM)

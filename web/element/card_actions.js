@@ -2,7 +2,7 @@
 // request to another site, and only on a click), a checkpoint converted and saved, a tensor's
 // first values, a trigger word copied. This holds their state and their buttons (a long read's
 // button becomes Stop, with a progress bar); the reads themselves and what they found are shown
-// by ./card_reads.js, loaded on the first click. A new source stops every read (reset()).
+// by ./read_results.js, loaded on the first click. A new source stops every read (reset()).
 import { html, nothing } from 'lit';
 import { lookupCivitai, openSafetensors, validateSafetensors } from '../index.js';
 import { civitaiAsks, civitaiPage, shown } from './card_words.js';
@@ -32,7 +32,7 @@ export class CardActions {
     this.status = new Map();
     /** The package's functions the reads call (./card_reads.js says why they are given). */
     this.api = { lookupCivitai, openSafetensors, validateSafetensors };
-    /** @type {typeof import('./card_reads.js') | null} the reads, once loaded */
+    /** @type {typeof import('./read_results.js') | null} the reads, once loaded */
     this.reads = null;
     /** @type {import('./card_reads.js').Hashed | null} */
     this.hashed = null;
@@ -66,7 +66,7 @@ export class CardActions {
 
   /** ./card_reads.js, loaded once. */
   async load() {
-    this.reads ??= await import('./card_reads.js');
+    this.reads ??= await import('./read_results.js');
     return this.reads;
   }
 
@@ -75,7 +75,7 @@ export class CardActions {
    * returns, or why it stopped.
    * @param {Work} what
    * @param {string} label how the read is named in messages
-   * @param {(reads: typeof import('./card_reads.js'), context: ReadContext) => Promise<string>} work
+   * @param {(reads: typeof import('./read_results.js'), context: ReadContext) => Promise<string>} work
    */
   async run(what, label, work) {
     const running = this.running.get(what);

@@ -5,6 +5,9 @@
 // pages only on civitai.com), which hashes a Civitai lookup asks with, a converted file's name.
 import { grouped, markBidiControls, shortBytes } from '../card/card_text.js';
 
+/** A title, a tensor's name, a metadata key or value longer than this is cut, with its length said. */
+export const MAX_VALUE_CHARS = 400;
+
 /** Text from a file (names, metadata, messages that quote them) as the element shows it. */
 export const shown = (/** @type {unknown} */ text) => markBidiControls(String(text));
 

@@ -1,6 +1,6 @@
 // A checkpoint's own blocks in <safetensors-card>: every global its pickle names (each safe,
 // unknown or unsafe, the dangerous first), its plain values, and its conversion to .safetensors. Loaded with the first checkpoint
-// shown (./safetensors_card.js), so that pages showing only .safetensors files never fetch it.
+// shown (./card_layout.js), so that pages showing only .safetensors files never fetch it.
 import { html, nothing } from 'lit';
 import { grouped } from '../card/card_text.js';
 import { CONVERTIBLE, globalName, outputName, plural, shown } from './card_words.js';
