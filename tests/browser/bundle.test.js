@@ -35,13 +35,15 @@ describe('the packed package in a consumer app', () => {
     const paths = ctx.packed.files.map((f) => f.path).sort();
     for (const path of paths)
       expect(path, path).toMatch(
-        /^(README\.md|package\.json|LICENSE|web\/([a-z_]+\/)?[a-z0-9_]+\.(js|d\.ts)|web\/wasm\/safetensors_(core|card|pickle)\.(js|wasm))$/,
+        /^(README\.md|package\.json|LICENSE|custom-elements\.json|web\/([a-z_]+\/)?[a-z0-9_]+\.(js|d\.ts)|web\/wasm\/safetensors_(core|card|pickle)\.(js|wasm))$/,
       );
     expect(paths).toContain('web/worker/worker_host.js');
     expect(paths).toContain('web/wasm/safetensors_core.wasm');
     expect(paths).toContain('web/wasm/safetensors_card.wasm');
     expect(paths).toContain('web/wasm/safetensors_pickle.wasm');
     expect(paths).toContain('web/index.d.ts');
+    expect(paths).toContain('custom-elements.json'); // the element's manifest, for IDEs and Storybook
+    expect(paths).toContain('web/element/element.d.ts');
   });
 
   test('installed by name, it works in Node', async () => {
