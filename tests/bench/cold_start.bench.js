@@ -13,7 +13,7 @@
 // one that calls preload() when it loads (before the pick), and <safetensors-card>'s first card
 // (its `load`), imported when the page loads and after the pick. COLD_BEFORE=DIR
 // (an earlier checkout of the package, web/wasm built) adds its app to the same rounds, for a
-// before/after in one run. Prints Markdown.
+// before/after in one run; COLD_VARIANTS=REGEX keeps only the variants it matches. Prints Markdown.
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -74,6 +74,11 @@ try {
     query: 'order=package&element=load',
   });
   variants.push({ name: '<safetensors-card>, imported after the pick', dist, query: 'order=package&element=pick' });
+  // COLD_VARIANTS=regex: only the variants whose name matches (the floor and baseline always run).
+  if (process.env.COLD_VARIANTS) {
+    const keep = new RegExp(process.env.COLD_VARIANTS);
+    variants.splice(0, variants.length, ...variants.filter((v) => keep.test(v.name)));
+  }
   if (process.env.COLD_BEFORE) {
     await mkdir(join(work, 'before'));
     const before = (await buildPackedApp(join(work, 'before'), APP, process.env.COLD_BEFORE)).app;

@@ -70,11 +70,11 @@ async function firstCard(file) {
 
 // A page that will show a card: the package and its modules load before the pick.
 let preloadedAt = null; // ms from the page's start to preload()'s end
-// The element's page: imported when the page loads; its own preload runs once the page is idle,
-// and a person picks a file seconds later (the page is ready after two).
+// The element's page: imported when the page loads; its own preload and warm-up run once the
+// page is idle, and a person picks a file seconds later (the page is ready after three).
 const elementAtLoad =
   query.get('element') === 'load'
-    ? import('safetensors-wasm/element').then(() => new Promise((resolve) => setTimeout(resolve, 2000)))
+    ? import('safetensors-wasm/element').then(() => new Promise((resolve) => setTimeout(resolve, 3000)))
     : null;
 const early =
   query.get('preload') === 'early'
