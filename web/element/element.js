@@ -20,6 +20,9 @@ import { CardActions } from './card_actions.js';
 /** The element's tag name. */
 export const TAG_NAME = 'safetensors-card';
 
+/** A card of the page was given a source: its first card is under way, and needs no warm-up. */
+let sourceGiven = false;
+
 /**
  * The model card of a .safetensors file, a sharded model, a diffusers pipeline or a PyTorch
  * checkpoint, read on the user's machine: the verdict first, then the card, metadata and tensors.
@@ -123,6 +126,7 @@ export class SafetensorsCard extends LitElement {
   /** @param {Map<PropertyKey, unknown>} changed */
   willUpdate(changed) {
     // A new source, or a new src (removed or empty: nothing), is opened; the previous one's reads stop.
+    if (changed.has('source') || changed.has('src')) sourceGiven = true;
     if (changed.has('source')) this.#shown.open(this.source);
     else if (changed.has('src')) this.#shown.open(this.src || null);
   }
@@ -183,11 +187,11 @@ if (browser && typeof customElements !== 'undefined' && !customElements.get(TAG_
  * A first card's rendering, run once before any source: a card in a closed shadow root (out of
  * the page's queries and of the accessibility tree, display: none) shows a small made-up LoRA and
  * goes, so that Lit has prepared every template and the browser has compiled the element's code
- * before the user's file comes (a first card of the demo's sample, cold in Chromium, 62 -> 38 ms
+ * before the user's file comes (not when a card of the page was given a source first) (a first card of the demo's sample, cold in Chromium, 62 -> 38 ms
  * from the pick; make bench: tests/bench/cold_start.bench.js).
  */
 async function warmRender() {
-  if (!document.body || customElements.get(TAG_NAME) !== SafetensorsCard) return;
+  if (sourceGiven || !document.body || customElements.get(TAG_NAME) !== SafetensorsCard) return;
   const bytes = new Uint8Array(64);
   const blob = await serializeSafetensors(
     {
@@ -197,6 +201,7 @@ async function warmRender() {
     },
     { metadata: { 'modelspec.title': 'warm-up', ss_network_dim: '2', ss_tag_frequency: '{"a":{"b":1}}' } },
   );
+  if (sourceGiven) return;
   const holder = document.createElement('div');
   holder.hidden = true;
   const card = new SafetensorsCard();
