@@ -1,4 +1,4 @@
-# Front door: make demo | make test | make test-fast | make build | make bench | make fuzz | make lint | make format | make docs
+# Front door: make demo | make test | make demo-dev | make test-fast | make build | make bench | make fuzz | make lint | make format | make docs
 # On a fresh Debian machine with Node, the first target you run installs what is missing.
 
 # fuzz-smoke reads PIPESTATUS.
@@ -23,7 +23,7 @@ APT_FILES := /usr/include/gtest/gtest.h:libgtest-dev
 # Python modules (Debian's /usr/bin/python3): torch writes the checkpoints convert is checked on.
 APT_PYTHON := torch:python3-torch
 
-.PHONY: setup native wasm build test test-fast checkpoint-check demo bench fuzz fuzz-build fuzz-smoke fuzz-entry serde-differential clean native-test sanitize-test wasm-test js-test js-test-node js-test-browser lint format docs
+.PHONY: setup native wasm build test test-fast checkpoint-check app demo demo-dev bench fuzz fuzz-build fuzz-smoke fuzz-entry serde-differential clean native-test sanitize-test wasm-test js-test js-test-node js-test-browser lint format docs
 
 setup: $(STAMP_DIR)/apt $(STAMP_DIR)/npm
 
@@ -130,7 +130,18 @@ CHECK_COUNT ?= 200
 checkpoint-check: build
 	/usr/bin/python3 tests/checkpoints/check_conversions.py --seed $(CHECK_SEED) --count $(CHECK_COUNT)
 
-demo: build
+# The offline app (demo/vite.config.js): the demo built by Vite into $(APP_DIR), with Workbox's
+# service worker (vite-plugin-pwa) and the web app manifest. APP_BASE=/sub/path/ builds it for a
+# sub-path of a static host (docs/app.md). make demo builds it and serves the folder with Vite's
+# static preview server; make demo-dev serves the demo's modules unbuilt, for work on it.
+APP_DIR := build/app
+app: build
+	NODE_ENV=production APP_OUT=$(abspath $(APP_DIR)) npx vite build --config demo/vite.config.js
+
+demo: app
+	APP_OUT=$(abspath $(APP_DIR)) npx vite preview --config demo/vite.config.js --host 127.0.0.1 --port $(PORT) --strictPort
+
+demo-dev: build
 	node demo/serve.js --port $(PORT)
 
 bench: build

@@ -76,7 +76,12 @@ export function startDemoServer(port = 8080, host = '127.0.0.1', pageDirs = ['de
   const dirs = [...pageDirs, ...DEPENDENCY_DIRS];
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    const relative = path === '/' ? 'demo/index.html' : normalize(path.slice(1));
+    // The demo page is demo/index.html, its modules beside it (./app.js) and the package at /web/.
+    if (path === '/' || path === '/demo') {
+      res.writeHead(302, { location: '/demo/' }).end();
+      return;
+    }
+    const relative = path === '/demo/' ? 'demo/index.html' : normalize(path.slice(1));
     const allowed = dirs.some((dir) => relative.startsWith(dir + sep)) && !relative.includes('..');
     let info;
     try {

@@ -31,3 +31,18 @@ export function launchChromium(extraFlags = []) {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: make test installs Debian's chromium`);
   return chromium.launch({ executablePath: CHROMIUM, args: [...FLAGS, ...extraFlags] });
 }
+
+/**
+ * A started Chromium with a profile of its own, kept in `userDataDir` (playwright-core's
+ * BrowserContext): what service workers and installability need (not an incognito context).
+ * @param {string} userDataDir
+ * @param {string[]} [extraFlags]
+ */
+export function launchPersistentChromium(userDataDir, extraFlags = []) {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: make test installs Debian's chromium`);
+  return chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    args: [...FLAGS, ...extraFlags],
+    acceptDownloads: true,
+  });
+}

@@ -21,10 +21,18 @@ const isAbort = (/** @type {unknown} */ e) => e instanceof Error && e.name === '
 
 /**
  * A source's failure as the `error` event's detail: a SafetensorsError (a DOMException from a
- * handle or a TypeError from fetch become ReadError).
+ * handle or a TypeError from fetch become ReadError). A URL that could not be read while the
+ * browser is offline says so plainly.
  * @param {unknown} error
+ * @param {unknown} source
  */
-function typed(error) {
+function typed(error, source) {
+  const remote = typeof source === 'string' || (typeof URL !== 'undefined' && source instanceof URL);
+  const code = error instanceof SafetensorsError ? error.code : 'ReadError';
+  if (remote && code === 'ReadError' && typeof navigator !== 'undefined' && navigator.onLine === false)
+    return new SafetensorsError('ReadError', `the network is off: ${String(source)} can be read once it is back`, {
+      cause: error,
+    });
   if (error instanceof SafetensorsError) return error;
   const text = error instanceof Error ? error.message : String(error);
   return new SafetensorsError('ReadError', `the source could not be read: ${text}`, { cause: error });
@@ -123,13 +131,17 @@ export class ShownSource {
       await this.loaded();
     } catch (error) {
       if (this.turn !== controller || isAbort(error)) return;
-      this.failed(error);
+      this.failed(error, source);
     }
   }
 
-  /** The source could not be read: said, and `error` dispatched once rendered. @param {unknown} error */
-  async failed(error) {
-    this.failure = typed(error);
+  /**
+   * The source could not be read: said, and `error` dispatched once rendered.
+   * @param {unknown} error
+   * @param {unknown} [source]
+   */
+  async failed(error, source) {
+    this.failure = typed(error, source);
     this.setState('error');
     await this.host.updateComplete;
     this.host.dispatchEvent(new CustomEvent('error', { detail: this.failure }));
