@@ -150,7 +150,45 @@ describe('the offline app (Chromium)', () => {
     await settled(page);
     expect(await text(page, 'built')).not.toBe(built);
     expect(await page.isHidden('[data-testid=update]')).toBe(true);
+    // Only the app is cached: nothing of a picked file, nor of the URL asked for.
+    const cached = await page.evaluate(async () => {
+      const urls = [];
+      for (const name of await caches.keys()) for (const r of await (await caches.open(name)).keys()) urls.push(r.url);
+      return urls;
+    });
+    expect(cached.length).toBeGreaterThan(30);
+    expect(cached.filter((u) => !u.startsWith(ctx.server.url))).toEqual([]);
+    expect(cached.filter((u) => /lightning|huggingface|adapter|model\.sig/.test(u))).toEqual([]);
     expect(errors).toEqual([]);
     await page.close();
   }, 180_000);
+
+  test('files the system hands the installed app (launchQueue) are shown as a pick of them would be', async () => {
+    const page = await ctx.context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e));
+    // The File Handling API's queue, as Chromium gives it to an app launched with files: the
+    // consumer the page sets is called with their handles (here files of the page's own storage).
+    await page.addInitScript(() => {
+      const queue = { setConsumer: (consumer) => (window.launchConsumer = consumer) };
+      Object.defineProperty(window, 'launchQueue', { value: queue, configurable: true });
+    });
+    await page.goto(ctx.server.url);
+    await settled(page);
+    const bytes = [...(await readFile(CHECKPOINT))];
+    await page.evaluate(async (data) => {
+      document.body.dataset.state = 'picking';
+      const root = await navigator.storage.getDirectory();
+      const handle = await root.getFileHandle('lightning.ckpt', { create: true });
+      const writable = await handle.createWritable();
+      await writable.write(new Uint8Array(data));
+      await writable.close();
+      await window.launchConsumer({ files: [handle] });
+    }, bytes);
+    await settled(page);
+    expect(await text(page, 'card-title')).toBe('lightning.ckpt');
+    expect(await text(page, 'ckpt-verdict')).toBe('safe');
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 60_000);
 });
