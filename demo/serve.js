@@ -1,6 +1,8 @@
-// Serves the demo page and the package it imports, on loopback only, with single byte ranges
-// (206, Content-Range; 416 past the end) as the Hub and CDNs do, so URLs of files it serves
-// open in the demo as remote files do.
+// The demo's development server (make demo-dev; make demo builds and serves the offline app
+// instead, docs/app.md): the page's modules unbuilt and the package they import, on loopback
+// only, with single byte ranges (206, Content-Range; 416 past the end) as the Hub and CDNs do,
+// so URLs of files it serves open in the demo as remote files do. The tests serve their own
+// pages with it too.
 // Usage: node demo/serve.js [--port 8080]   (port 0 picks a free one)
 import { createServer } from 'node:http';
 import { createReadStream } from 'node:fs';
