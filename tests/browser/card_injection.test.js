@@ -103,7 +103,7 @@ describe('demo card in Chromium', () => {
       };
     });
     expect(dom.pwned).toBeNull();
-    expect(dom.scripts).toEqual(['importmap', 'demo/app.js']);
+    expect(dom.scripts).toEqual(['importmap', './app.js']);
     expect(dom.handlers).toBe(0);
     expect(dom.foreign).toBe(0);
     expect(dom.shadowScripts).toBe(0);
