@@ -18,7 +18,7 @@ SAMPLE := demo/sample.safetensors
 STAMP_DIR := build/stamps
 
 # Debian packages: the command or file that shows each is present.
-APT_CHECKS := em++:emscripten chromium:chromium cmake:cmake g++:g++ clang++:clang clang-format:clang-format python3:python3
+APT_CHECKS := em++:emscripten chromium:chromium firefox-esr:firefox-esr WebKitWebDriver:webkit2gtk-driver xvfb-run:xvfb cmake:cmake g++:g++ clang++:clang clang-format:clang-format python3:python3
 APT_FILES := /usr/include/gtest/gtest.h:libgtest-dev
 # Python modules (Debian's /usr/bin/python3): torch writes the checkpoints convert is checked on.
 APT_PYTHON := torch:python3-torch

@@ -5,35 +5,10 @@ import { demoBrowser, openDemo } from './demo_browser.js';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openSafetensors } from '../../web/index.js';
-import { DTYPE_ORDER, pseudoRandomBytes } from '../../tools/write_safetensors.js';
-import { layoutFile } from '../js/fixtures.js';
+import { ALL_DTYPES, allDtypesFile } from './test_models.js';
 
-// One tensor of every dtype, odd sizes so that later tensors sit at odd offsets.
-const BITS = {
-  BOOL: 8,
-  F4: 4,
-  F6_E2M3: 6,
-  F6_E3M2: 6,
-  U8: 8,
-  I8: 8,
-  I16: 16,
-  U16: 16,
-  F16: 16,
-  BF16: 16,
-  I32: 32,
-  U32: 32,
-  F32: 32,
-  C64: 64,
-  F64: 64,
-  I64: 64,
-  U64: 64,
-};
-const TENSORS = DTYPE_ORDER.map((dtype, i) => {
-  const elements = dtype.startsWith('F6') ? 4 * 37 : dtype === 'F4' ? 2 * 1001 : 4099;
-  const bytes = (elements * (BITS[dtype] ?? 8)) / 8;
-  return { name: `t.${dtype}`, dtype, shape: [elements], data: pseudoRandomBytes(bytes, i + 1), gap: i % 3 };
-});
-const FILE = layoutFile(TENSORS);
+const TENSORS = ALL_DTYPES;
+const FILE = allDtypesFile();
 
 // Arrays as JSON-safe lists: numbers keep -0 and NaN apart as strings, BigInts as strings.
 function plain(array) {

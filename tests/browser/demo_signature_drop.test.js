@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { demoBrowser, openDemo } from './demo_browser.js';
 import { runVerification } from './sign_panel.js';
 import { dropFolder, dropPaths } from './drop_folder.js';
+import { signedModel } from './test_models.js';
 import { publicPem, signModel } from '../js/model_signer.js';
 import { pseudoRandomBytes, writeSafetensors } from '../../tools/write_safetensors.js';
 
@@ -38,23 +39,6 @@ async function verifyDropped(page, drop, pem) {
   await page.waitForSelector('[data-testid=sign-box]:not([hidden])');
   await page.fill('[data-testid=sign-pem]', pem);
   return runVerification(page);
-}
-
-/** A signed model (Map name -> bytes), its model.sig's bytes and the key's PEM. */
-function signedModel() {
-  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
-  const weights = writeSafetensors([
-    { name: 'lora.down.weight', dtype: 'F32', shape: [4, 4], data: pseudoRandomBytes(64, 3) },
-  ]);
-  const model = new Map([
-    ['adapter.safetensors', weights],
-    ['config.json', encode('{"r":4}')],
-    ['docs/README.md', encode('# a LoRA\n')],
-    // model_signing signs dotfiles too (it leaves out only .git* and the signature): the drop
-    // must hand them to the check, though the page's views skip them.
-    ['.cache/huggingface/adapter.safetensors.metadata', encode('etag\n')],
-  ]);
-  return { model, signature: encode(JSON.stringify(signModel(model, privateKey))), pem: publicPem(privateKey) };
 }
 
 /** The model with a byte of its weights flipped, its README deleted, a file added, and a .git folder. */

@@ -12,33 +12,10 @@ import { dropFolder, folder } from './drop_folder.js';
 import { startServer } from '../js/http_server.js';
 import { pseudoRandomBytes, writeSafetensors } from '../../tools/write_safetensors.js';
 import { rows, runRead, settled, shownCard, text } from './demo_pick.js';
+import { twoShardModel } from './test_models.js';
 
 const demo = demoBrowser('stw-sources-');
 const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
-
-/** A two-shard model: its files' bytes by name (shard names as transformers writes them). */
-function twoShardModel() {
-  const first = writeSafetensors([
-    { name: 'model.embed.weight', dtype: 'F32', shape: [4, 4], data: pseudoRandomBytes(64, 1) },
-  ]);
-  const second = writeSafetensors([
-    { name: 'model.head.weight', dtype: 'F32', shape: [4], data: new Uint8Array(16) },
-    { name: 'model.head.bias', dtype: 'F16', shape: [2], data: pseudoRandomBytes(4, 2) },
-  ]);
-  const index = {
-    metadata: { total_size: 84 },
-    weight_map: {
-      'model.embed.weight': 'model-00001-of-00002.safetensors',
-      'model.head.weight': 'model-00002-of-00002.safetensors',
-      'model.head.bias': 'model-00002-of-00002.safetensors',
-    },
-  };
-  return {
-    'model-00001-of-00002.safetensors': first,
-    'model-00002-of-00002.safetensors': second,
-    'model.safetensors.index.json': new TextEncoder().encode(JSON.stringify(index)),
-  };
-}
 
 describe('the demo with dropped folders, failures and races (Chromium)', () => {
   test('a dropped folder holding a sharded model is walked and shown as one model; .git is skipped', async () => {

@@ -68,7 +68,9 @@ export async function dropFolder(page, tree, batch = 2) {
  * @param {string[]} paths
  */
 export async function dropPaths(page, paths) {
-  const box = await page.locator('#drop').boundingBox();
+  const zone = page.locator('#drop');
+  await zone.scrollIntoViewIfNeeded(); // the drag lands at a point of the viewport: the zone must be in it
+  const box = await zone.boundingBox();
   const cdp = await page.context().newCDPSession(page);
   const at = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
   const data = { items: [], files: paths, dragOperationsMask: 1 }; // 1: copy

@@ -6,18 +6,17 @@
 // signature checks with a local key, and a URL says the network is off. A second build of the
 // app: the page says a new version is ready, and takes it on a click.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createHash, generateKeyPairSync } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchPersistentChromium } from './chromium.js';
 import { buildApp, serveFolder } from './offline_app.js';
 import { runRead, text } from './demo_pick.js';
 import { runVerification } from './sign_panel.js';
-import { publicPem, signModel } from '../js/model_signer.js';
+import { signedModel, writeFolder } from './test_models.js';
 import { openSafetensors } from '../../web/index.js';
-import { pseudoRandomBytes, writeSafetensors } from '../../tools/write_safetensors.js';
 
 const BASE = '/safetensors-wasm/';
 const CHECKPOINT = fileURLToPath(new URL('../checkpoints/lightning.ckpt', import.meta.url));
@@ -45,23 +44,8 @@ const settled = (page) =>
 
 /** A signed folder (a key of its own), its public key's PEM. */
 async function signedFolder() {
-  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
-  const model = new Map([
-    [
-      'adapter.safetensors',
-      writeSafetensors([{ name: 'w', dtype: 'F32', shape: [4], data: pseudoRandomBytes(16, 5) }]),
-    ],
-    ['config.json', new TextEncoder().encode('{"r":4}')],
-  ]);
-  const folder = join(ctx.work, 'signed');
-  for (const [path, bytes] of [
-    ...model,
-    ['model.sig', new TextEncoder().encode(JSON.stringify(signModel(model, privateKey)))],
-  ]) {
-    await mkdir(dirname(join(folder, path)), { recursive: true });
-    await writeFile(join(folder, path), bytes);
-  }
-  return { folder, pem: publicPem(privateKey) };
+  const { model, signature, pem } = signedModel();
+  return { folder: await writeFolder(join(ctx.work, 'signed'), new Map([...model, ['model.sig', signature]])), pem };
 }
 
 describe('the offline app (Chromium)', () => {
