@@ -76,7 +76,18 @@ describe('each unmarked js block of the docs runs in Node', () => {
   test.each(runnable.map((b) => [`${b.page} block ${b.index}`, b]))('%s', async (_, block) => {
     const script = join(SCRIPTS, `${block.page.replace(/[/.]/g, '_')}_${block.index}.mjs`);
     await writeFile(script, block.code);
-    const { stdout } = await run(process.execPath, [script], { cwd: work, timeout: 60_000 });
+    // Killed before the test's own 60 s, so that a block that hangs says where: still at work
+    // (nothing or part printed) or done and not exiting (everything printed).
+    const { stdout } = await run(process.execPath, [script], {
+      cwd: work,
+      timeout: 45_000,
+      killSignal: 'SIGKILL',
+    }).catch((error) => {
+      const how = error.killed ? 'was still running after 45 s' : `exited with code ${error.code}`;
+      throw new Error(
+        `${block.page} block ${block.index} ${how}; it printed ${JSON.stringify(error.stdout)}, and on stderr ${JSON.stringify(error.stderr)}`,
+      );
+    });
     expect(stdout.length, 'a block shows what it does').toBeGreaterThan(0);
   });
 });
