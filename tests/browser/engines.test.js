@@ -4,7 +4,8 @@
 // sharded model, openInWorker, a checkpoint and its conversion, writing and editing, a
 // signature) answer as they do in Node; <safetensors-card> shows a card; and the demo's main
 // flows work: a pick, a drop, a checkpoint converted (a download where the engine has no save
-// picker). Engines missing here are skipped, saying so; under CI=true, make test installs them
+// picker); the offline app, built as make demo builds it, shows its card and is served by its
+// service worker once reloaded. Engines missing here are skipped, saying so; under CI=true, make test installs them
 // and a missing one fails.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -16,11 +17,12 @@ import * as worker from '../../web/worker.js';
 import { startDemoServer } from '../../demo/serve.js';
 import { runChecks } from './engine_checks.js';
 import { ENGINES, haveEngine, launchEngine, waitInPage } from './engines.js';
+import { buildApp, serveFolder } from './offline_app.js';
 import { allDtypesFile, signedModel, twoShardModel, writeFolder } from './test_models.js';
 
 const SAMPLE = fileURLToPath(new URL('../../demo/sample.safetensors', import.meta.url));
 const CHECKPOINT = fileURLToPath(new URL('../checkpoints/lightning.ckpt', import.meta.url));
-const ctx = { work: '', server: null, url: '', paths: [], names: {}, options: {}, expected: null };
+const ctx = { work: '', server: null, url: '', app: null, paths: [], names: {}, options: {}, expected: null };
 
 beforeAll(async () => {
   ctx.work = await mkdtemp(join(tmpdir(), 'stw-engines-'));
@@ -44,6 +46,9 @@ beforeAll(async () => {
   ctx.paths = [...Object.values(keyed).map((n) => join(dir, n)), ...signedPaths.map((p) => join(dir, 'signed', p))];
   ctx.names = { ...keyed, ...Object.fromEntries(signedPaths.map((p) => [`signed/${p}`, basename(p)])) };
   ({ server: ctx.server, url: ctx.url } = await startDemoServer(0, '127.0.0.1', ['web', 'demo', 'tests/browser']));
+  // The offline app as make demo builds it, on a plain static server.
+  await buildApp(join(ctx.work, 'app'));
+  ctx.app = await serveFolder(join(ctx.work, 'app'));
   ctx.options = { sampleUrl: `${ctx.url}demo/sample.safetensors`, publicKey: pem };
   // What Node answers, on the same bytes.
   const files = {};
@@ -56,6 +61,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   ctx.server?.close();
+  await ctx.app?.close();
   if (ctx.work) await rm(ctx.work, { recursive: true, force: true });
 });
 
@@ -100,6 +106,25 @@ describe.each(ENGINES)('%s', (engine) => {
       if (engine !== 'chromium') expect(features).toEqual({ savePicker: 'undefined', gpu: 'undefined' });
     },
     60_000,
+  );
+
+  test.skipIf(!installed)(
+    'the built offline app shows its card, and its service worker controls the page once reloaded',
+    async () => {
+      const d = run.driver;
+      const title = () =>
+        document.getElementById('card').shadowRoot.querySelector('[data-testid=card-title]')?.textContent.trim();
+      await d.goto(ctx.app.url);
+      await waitInPage(d, () => document.body.dataset.state === 'done');
+      expect(await d.evaluate(title)).toBe('Demo sample LoRA');
+      // Workbox's worker installs (precaching the app), then controls the next load.
+      await waitInPage(d, async () => (await navigator.serviceWorker.getRegistration())?.active?.state === 'activated');
+      await d.goto(ctx.app.url);
+      await waitInPage(d, () => document.body.dataset.state === 'done');
+      expect(await d.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
+      expect(await d.evaluate(title)).toBe('Demo sample LoRA');
+    },
+    120_000,
   );
 
   test.skipIf(!installed)(
