@@ -47,14 +47,20 @@ function resetCounts(slots) {
 /**
  * Serves `files` on 127.0.0.1.
  * @param {Map<string, { head: Uint8Array, size: number }>} files
- * @param {{ delayMs?: number, tls?: { key: string, cert: string } | null, slots?: Int32Array }} [options]
- *   tls: HTTP/2 over TLS with this key and certificate; slots: where the counts go (shared memory)
+ * @param {{ delayMs?: number | ((path: string) => number), tls?: { key: string, cert: string } | null, slots?: Int32Array }} [options]
+ *   delayMs: for every request, or by path; tls: HTTP/2 over TLS with this key and certificate;
+ *   slots: where the counts go (shared memory)
  */
 export async function serveFiles(files, { delayMs = 0, tls = null, slots = new Int32Array(8) } = {}) {
-  /** @type {{ path: string, range: string | undefined, method: string, round: number }[]} */
+  /**
+   * Each request: its round, how many were in flight when it arrived (itself included), and
+   * whether the client gave it up before its answer (abandoned).
+   * @type {{ path: string, range: string | undefined, method: string, round: number, inFlight: number, abandoned: boolean }[]}
+   */
   const log = [];
   let generation = Atomics.load(slots, SLOTS.generation);
   let answeredRound = 0; // the latest round whose answer was sent
+  const delayFor = typeof delayMs === 'function' ? delayMs : () => delayMs;
   /** @param {any} req @param {any} res */
   const handler = (req, res) => {
     if (Atomics.load(slots, SLOTS.generation) !== generation) {
@@ -68,12 +74,21 @@ export async function serveFiles(files, { delayMs = 0, tls = null, slots = new I
     const inFlight = Atomics.add(slots, SLOTS.inFlight, 1) + 1;
     if (Atomics.load(slots, SLOTS.maxInFlight) < inFlight) Atomics.store(slots, SLOTS.maxInFlight, inFlight);
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    log.push({ path, range: req.headers.range, method: req.method, round });
-    setTimeout(() => {
+    const entry = { path, range: req.headers.range, method: req.method, round, inFlight, abandoned: false };
+    log.push(entry);
+    let answered = false;
+    const timer = setTimeout(() => {
+      answered = true;
       Atomics.sub(slots, SLOTS.inFlight, 1);
       answeredRound = Math.max(answeredRound, round);
       answer(req, res, files.get(path), slots);
-    }, delayMs);
+    }, delayFor(path));
+    res.on('close', () => {
+      if (answered) return;
+      entry.abandoned = true;
+      clearTimeout(timer);
+      Atomics.sub(slots, SLOTS.inFlight, 1);
+    });
   };
   const server = tls ? createSecureServer({ key: tls.key, cert: tls.cert }, handler) : createServer(handler);
   await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
