@@ -4,8 +4,9 @@
 // or 100 ms (tests/js/layout_server.js). Per layout and delay: the time of openSafetensorsIndex
 // + describe() (the card with its KV cache, so config.json is read), requests, round trips and
 // the most requests in flight, beside the limit of three round trips (the index and config.json,
-// every shard's header, one more for a header longer than its first read). COMPARE_WITH=DIR adds
-// the same for another built checkout (e.g. a git worktree of main), alternating in one run.
+// every shard's header, one more for a header longer than its first read) and beside a floor of
+// plain fetch() + JSON.parse. COMPARE_WITH=DIR adds the same for another built checkout (e.g. a
+// git worktree of main), alternating in one run.
 // Prints Markdown for BENCHMARKS.md; medians.
 import { performance } from 'node:perf_hooks';
 import { resolve as resolvePath } from 'node:path';
@@ -17,10 +18,40 @@ import { median } from './timing.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const DELAYS = (process.env.DELAYS ?? '0,50,100').split(',').map(Number);
+/**
+ * The floor: fetch() of the index and config.json together, then of every shard's first 16 KiB
+ * at once, each header JSON.parse'd; nothing checked, no card.
+ * @param {string} url
+ */
+async function fetchAndParse(url) {
+  const [index] = await Promise.all([
+    fetch(url).then((r) => r.json()),
+    fetch(new URL('config.json', url)).then((r) => r.json()),
+  ]);
+  const shards = [...new Set(Object.values(index.weight_map))];
+  const headers = await Promise.all(
+    shards.map(async (name) => {
+      const head = new Uint8Array(
+        await (await fetch(new URL(name, url), { headers: { Range: 'bytes=0-16383' } })).arrayBuffer(),
+      );
+      const length = Number(new DataView(head.buffer).getBigUint64(0, true));
+      return JSON.parse(new TextDecoder().decode(head.subarray(8, 8 + length)));
+    }),
+  );
+  return { findings: [], tensors: headers.reduce((n, h) => n + Object.keys(h).length - 1, 0) };
+}
+
 const other = process.env.COMPARE_WITH;
-const variants = { ours: ours.openSafetensorsIndex };
-if (other)
-  variants[other] = (await import(pathToFileURL(resolvePath(other, 'web/index.js')).href)).openSafetensorsIndex;
+/** @type {Record<string, (url: string, layout: ReturnType<typeof llamaLayout>) => Promise<unknown>>} */
+const variants = {
+  'openSafetensorsIndex + describe()': (url, layout) => openAndDescribe(ours.openSafetensorsIndex, url, layout),
+};
+if (other) {
+  const theirs = (await import(pathToFileURL(resolvePath(other, 'web/index.js')).href)).openSafetensorsIndex;
+  variants[`the same, ${other}`] = (url, layout) => openAndDescribe(theirs, url, layout);
+}
+variants['fetch + JSON.parse of every header at once (nothing checked, no card: the floor)'] = (url) =>
+  fetchAndParse(url);
 
 /**
  * Opens and describes the model once; throws when the card is wrong.
@@ -38,12 +69,12 @@ async function openAndDescribe(open, url, layout) {
 }
 
 console.log(
-  `Node ${process.version}, ${ROUNDS} rounds after 1 warm-up round, ${Object.keys(variants).join(' and ')} alternating, medians; a round trip's limit: three delays.\n`,
+  `Node ${process.version}, ${ROUNDS} rounds after 1 warm-up round, variants alternating, medians. Three round trips: the limit (index and config.json, every header, one more for a long header). Round trips as the server counts them (at 0 ms they only show order).\n`,
 );
 console.log(
-  '| layout | delay per request | variant | median ms | three round trips | vs the limit | requests | round trips | most in flight |',
+  '| layout | delay per request | variant | median ms | vs ours | three round trips | vs the limit | requests | round trips | most in flight |',
 );
-console.log('|---|---:|---|---:|---:|---:|---:|---:|---:|');
+console.log('|---|---:|---|---:|---:|---:|---:|---:|---:|---:|');
 for (const which of /** @type {(keyof typeof LLAMA_LAYOUTS)[]} */ (['405B', '70B'])) {
   const layout = llamaLayout(which);
   for (const delayMs of DELAYS) {
@@ -51,10 +82,10 @@ for (const which of /** @type {(keyof typeof LLAMA_LAYOUTS)[]} */ (['405B', '70B
     const url = server.url('/m/model.safetensors.index.json');
     const rows = Object.fromEntries(Object.keys(variants).map((k) => [k, { ms: [], counts: server.counts() }]));
     for (let round = 0; round < ROUNDS + 1; round++) {
-      for (const [name, open] of Object.entries(variants)) {
+      for (const [name, run] of Object.entries(variants)) {
         server.reset();
         const start = performance.now();
-        await openAndDescribe(open, url, layout);
+        await run(url, layout);
         const ms = performance.now() - start;
         if (round === 0) continue;
         rows[name].ms.push(ms);
@@ -63,11 +94,13 @@ for (const which of /** @type {(keyof typeof LLAMA_LAYOUTS)[]} */ (['405B', '70B
     }
     await server.close();
     const limit = 3 * delayMs;
+    const base = median(Object.values(rows)[0].ms);
     for (const [name, { ms, counts }] of Object.entries(rows)) {
       const m = median(ms);
       const vs = limit ? `${(m / limit).toFixed(2)}x` : '–';
+      const trips = delayMs ? counts.rounds : '–';
       console.log(
-        `| ${which} (${LLAMA_LAYOUTS[which].shards} shards) | ${delayMs} ms | ${name} | ${m.toFixed(0)} | ${limit} | ${vs} | ${counts.requests} | ${counts.rounds} | ${counts.maxInFlight} |`,
+        `| ${which} (${LLAMA_LAYOUTS[which].shards} shards) | ${delayMs} ms | ${name} | ${m.toFixed(0)} | ${(m / base).toFixed(2)}x | ${limit} | ${vs} | ${counts.requests} | ${trips} | ${counts.maxInFlight} |`,
       );
     }
   }
