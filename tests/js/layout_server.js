@@ -115,8 +115,8 @@ export async function serveFiles(files, { delayMs = 0, tls = null, slots = new I
 }
 
 /**
- * One answer: CORS headers, a preflight's 204, 404 for unknown paths, the whole file without
- * Range, else the range asked for (206).
+ * One answer: CORS headers, a preflight's 204, 404 for unknown paths, HEAD's size, the whole
+ * file without Range (416 for a shard, held as its first bytes only), else the range asked for (206).
  * @param {any} req
  * @param {any} res
  * @param {{ head: Uint8Array, size: number } | undefined} file
@@ -134,13 +134,22 @@ function answer(req, res, file, slots) {
     res.writeHead(404).end();
     return;
   }
+  res.setHeader('ETag', `"${file.size}"`);
+  if (req.method === 'HEAD') {
+    res.writeHead(200, { 'Content-Length': file.size, 'Accept-Ranges': 'bytes' }).end();
+    return;
+  }
   const m = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
+  if (!m && file.size > file.head.byteLength) {
+    // Only what it holds whole is sent whole (a shard's zeros would be gigabytes).
+    res.writeHead(416, { 'Content-Range': `bytes */${file.size}` }).end();
+    return;
+  }
   const start = m ? Number(m[1]) : 0;
   const end = m ? Math.min(Number(m[2]), file.size - 1) : file.size - 1;
   const body = new Uint8Array(end - start + 1);
   if (start < file.head.byteLength) body.set(file.head.subarray(start, Math.min(end + 1, file.head.byteLength)));
   Atomics.add(slots, SLOTS.bytes, body.byteLength);
-  res.setHeader('ETag', `"${file.size}"`);
   if (!m) {
     res.writeHead(200, { 'Content-Length': body.byteLength }).end(body);
     return;
