@@ -47,15 +47,17 @@ function resetCounts(slots) {
 /**
  * Serves `files` on 127.0.0.1.
  * @param {Map<string, { head: Uint8Array, size: number }>} files
- * @param {{ delayMs?: number | ((path: string) => number), tls?: { key: string, cert: string } | null, slots?: Int32Array }} [options]
+ * @param {{ delayMs?: number | ((path: string) => number), tls?: { key: string, cert: string } | null,
+ *   streams?: number, slots?: Int32Array }} [options]
  *   delayMs: for every request, or by path; tls: HTTP/2 over TLS with this key and certificate;
- *   slots: where the counts go (shared memory)
+ *   streams: HTTP/2 streams a client may have open at once (128, nginx's
+ *   http2_max_concurrent_streams); slots: where the counts go (shared memory)
  */
-export async function serveFiles(files, { delayMs = 0, tls = null, slots = new Int32Array(8) } = {}) {
+export async function serveFiles(files, { delayMs = 0, tls = null, streams = 128, slots = new Int32Array(8) } = {}) {
   /**
    * Each request: its round, how many were in flight when it arrived (itself included), and
-   * whether the client gave it up before its answer (abandoned).
-   * @type {{ path: string, range: string | undefined, method: string, round: number, inFlight: number, abandoned: boolean }[]}
+   * whether the client gave it up before its answer (abandoned), when it arrived (ms, performance.now()).
+   * @type {{ path: string, range: string | undefined, method: string, round: number, inFlight: number, abandoned: boolean, at: number }[]}
    */
   const log = [];
   let generation = Atomics.load(slots, SLOTS.generation);
@@ -74,7 +76,8 @@ export async function serveFiles(files, { delayMs = 0, tls = null, slots = new I
     const inFlight = Atomics.add(slots, SLOTS.inFlight, 1) + 1;
     if (Atomics.load(slots, SLOTS.maxInFlight) < inFlight) Atomics.store(slots, SLOTS.maxInFlight, inFlight);
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    const entry = { path, range: req.headers.range, method: req.method, round, inFlight, abandoned: false };
+    const at = performance.now();
+    const entry = { path, range: req.headers.range, method: req.method, round, inFlight, abandoned: false, at };
     log.push(entry);
     let answered = false;
     const timer = setTimeout(() => {
@@ -90,7 +93,9 @@ export async function serveFiles(files, { delayMs = 0, tls = null, slots = new I
       Atomics.sub(slots, SLOTS.inFlight, 1);
     });
   };
-  const server = tls ? createSecureServer({ key: tls.key, cert: tls.cert }, handler) : createServer(handler);
+  const server = tls
+    ? createSecureServer({ key: tls.key, cert: tls.cert, settings: { maxConcurrentStreams: streams } }, handler)
+    : createServer(handler);
   await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
   const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
   /** @type {Set<import('node:net').Socket>} */

@@ -62,17 +62,18 @@ export function shardFirstReads(index) {
  * @param {string} name the shard's file name, as the index gives it
  * @param {import('./shard_sources.js').ModelFiles} files
  * @param {import('../index.js').ReadOptions} options
- * @param {(code: string) => Finding['severity']} severity a finding code's severity (the core's table)
+ * @param {Promise<(code: string) => Finding['severity']>} severity a finding code's severity (the
+ *   core's table, once the core is loaded: the shards' reads do not wait for it)
  * @param {(source: import('../index.js').SafetensorsSource) => Promise<SafetensorsFile>} open
  * @returns {Promise<OpenedShard>}
  */
 async function openShard(name, files, options, severity, open) {
-  const fail = (
+  const fail = async (
     /** @type {string} */ code,
     /** @type {string} */ message,
     /** @type {import('../index.js').ValidationReport | null} */ report = null,
   ) => {
-    const problem = { code, severity: severity(code), message, shard: name };
+    const problem = { code, severity: (await severity)(code), message, shard: name };
     return {
       file: null,
       report: report ?? { loadable: false, referenceError: null, findings: [problem], tensors: 0 },
@@ -131,7 +132,7 @@ export function inFlightLimits(options) {
  * each as it is answered. Aborting rejects at once and stops every read in flight.
  * @param {import('./shard_sources.js').ModelFiles} files
  * @param {import('../index.js').IndexOptions} options
- * @param {(code: string) => Finding['severity']} severity
+ * @param {Promise<(code: string) => Finding['severity']>} severity see openShard
  * @param {OpenShardFile} openFile
  * @returns {Promise<OpenedShard[]>} in the order of `files.shards`
  */

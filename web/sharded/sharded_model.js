@@ -46,12 +46,14 @@ export async function openShardedModel(source, options, openFile) {
   const { signal, fetch, headers } = options;
   inFlightLimits(options); // checked before anything is read
   throwIfAborted(signal);
-  const loading = initSafetensors(); // loads while the index is read
-  loading.catch(() => {}); // told by the await below when the index could be read
+  const loading = initSafetensors(); // loads while the index and the shards are read
+  loading.catch(() => {}); // told by the await below once they are
   const files = await locateModel(source, { fetch, headers, signal });
+  const severityOf = loading.then((c) => (/** @type {string} */ code) => c.severity(code));
+  severityOf.catch(() => {});
+  const opened = await openShards(files, options, severityOf, openFile);
   const core = await loading;
   const severity = (/** @type {string} */ code) => core.severity(code);
-  const opened = await openShards(files, options, severity, openFile);
   throwIfAborted(signal);
   const checked = checkShards(
     files.index,
