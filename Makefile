@@ -154,6 +154,7 @@ bench: build
 	node tests/bench/cold_cli.bench.js
 	node tests/bench/verify_signature.bench.js
 	node tests/bench/sharded.bench.js
+	node tests/bench/sharded_latency.bench.js
 	node tests/bench/convert.bench.js
 	node tests/bench/checkpoint_convert.bench.js
 	node tests/bench/batch.bench.js

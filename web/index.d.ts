@@ -82,7 +82,9 @@ export function validateSafetensors(source: SafetensorsSource, options?: Validat
  * `{ index, resolve, config? }`. The config.json beside the weights (in the folder, among the
  * picked files, beside the index URL, or `config` as OpenOptions.config takes it) gives
  * describe() the KV cache: a folder or a pick of one `model.safetensors` and its `config.json`
- * is a model of one shard. Rejects with "InvalidIndex" only when the index cannot be used.
+ * is a model of one shard. Every shard's header is read at once, within `concurrency` and
+ * `maxBytesInFlight`; an index URL's config.json is asked for beside it, so that the model and
+ * its card cost two round trips. Rejects with "InvalidIndex" only when the index cannot be used.
  */
 export function openSafetensorsIndex(source: IndexSource, options?: IndexOptions): Promise<ShardedModel>;
 

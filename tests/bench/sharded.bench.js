@@ -9,7 +9,6 @@
 // Prints Markdown for BENCHMARKS.md. Side by side, alternating, medians (the machine is noisy).
 // COMPARE_WITH=DIR adds the openSafetensorsIndex of another built checkout (e.g. a git worktree
 // of an earlier commit) to the 500,000-entry alternation.
-import { createServer } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { resolve as resolvePath } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -17,105 +16,13 @@ import { initSafetensors, openSafetensorsIndex } from '../../web/index.js';
 import { parseIndex } from '../../web/sharded/shard_index.js';
 import { checkShards } from '../../web/sharded/shard_checks.js';
 import { median } from './timing.js';
+import { LLAMA_LAYOUTS, headerOf, llamaLayout } from '../../tools/llama_layouts.js';
+import { layoutFiles, serveFiles } from '../js/layout_server.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
-const encoder = new TextEncoder();
-
-/** A safetensors file's first bytes (prefix + header) for tensors [{ name, dtype, shape, bytes }]. */
-function headerOf(tensors) {
-  let at = 0;
-  const entries = ['"__metadata__":{"format":"pt"}'];
-  for (const t of tensors) {
-    entries.push(
-      `${JSON.stringify(t.name)}:{"dtype":"${t.dtype}","shape":${JSON.stringify(t.shape)},"data_offsets":[${at},${at + t.bytes}]}`,
-    );
-    at += t.bytes;
-  }
-  let text = `{${entries.join(',')}}`;
-  text += ' '.repeat((8 - (text.length % 8)) % 8);
-  const header = encoder.encode(text);
-  const head = new Uint8Array(8 + header.byteLength);
-  new DataView(head.buffer).setBigUint64(0, BigInt(header.byteLength), true);
-  head.set(header, 8);
-  return { head, size: head.byteLength + at };
-}
 
 // ---- 1. 191 shards over HTTP ----
-const SHARDS = 191;
-const shardName = (s) => `model-${String(s + 1).padStart(5, '0')}-of-${String(SHARDS).padStart(5, '0')}.safetensors`;
-function llama405b() {
-  const hidden = 16384;
-  const ffn = 53248;
-  const list = [{ name: 'model.embed_tokens.weight', shape: [128256, hidden] }];
-  for (let l = 0; l < 126; l++) {
-    const p = `model.layers.${l}`;
-    list.push(
-      { name: `${p}.input_layernorm.weight`, shape: [hidden] },
-      { name: `${p}.post_attention_layernorm.weight`, shape: [hidden] },
-      { name: `${p}.self_attn.q_proj.weight`, shape: [hidden, hidden] },
-      { name: `${p}.self_attn.k_proj.weight`, shape: [1024, hidden] },
-      { name: `${p}.self_attn.v_proj.weight`, shape: [1024, hidden] },
-      { name: `${p}.self_attn.o_proj.weight`, shape: [hidden, hidden] },
-      { name: `${p}.mlp.gate_proj.weight`, shape: [ffn, hidden] },
-      { name: `${p}.mlp.up_proj.weight`, shape: [ffn, hidden] },
-      { name: `${p}.mlp.down_proj.weight`, shape: [hidden, ffn] },
-    );
-  }
-  list.push({ name: 'model.norm.weight', shape: [hidden] }, { name: 'lm_head.weight', shape: [128256, hidden] });
-  const tensors = list.map((t) => ({ ...t, dtype: 'BF16', bytes: t.shape.reduce((a, b) => a * b, 1) * 2 }));
-  const files = new Map();
-  const weightMap = {};
-  for (let s = 0; s < SHARDS; s++) {
-    const mine = tensors.slice(
-      Math.floor((s * tensors.length) / SHARDS),
-      Math.floor(((s + 1) * tensors.length) / SHARDS),
-    );
-    files.set(`/m/${shardName(s)}`, headerOf(mine));
-    for (const t of mine) weightMap[t.name] = shardName(s);
-  }
-  const totalSize = tensors.reduce((sum, t) => sum + t.bytes, 0);
-  const index = encoder.encode(JSON.stringify({ metadata: { total_size: totalSize }, weight_map: weightMap }, null, 2));
-  return { files, index, tensors: tensors.length, totalSize };
-}
-
-/** Serves the model: its files are their first bytes followed by zeros up to their size. */
-async function serve(model) {
-  const stats = { requests: 0, bytes: 0 };
-  const server = createServer((req, res) => {
-    stats.requests++;
-    const path = new URL(req.url, 'http://x').pathname;
-    if (path === '/m/model.safetensors.index.json') {
-      stats.bytes += model.index.byteLength;
-      res.writeHead(200, { 'Content-Length': model.index.byteLength }).end(model.index);
-      return;
-    }
-    const file = model.files.get(path);
-    if (!file) return res.writeHead(404).end();
-    if (req.method === 'HEAD')
-      return res.writeHead(200, { 'Content-Length': file.size, 'Accept-Ranges': 'bytes' }).end();
-    const m = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
-    if (!m) return res.writeHead(416).end();
-    const start = Number(m[1]);
-    const end = Math.min(Number(m[2]), file.size - 1);
-    const body = new Uint8Array(end - start + 1);
-    if (start < file.head.byteLength) body.set(file.head.subarray(start, Math.min(end + 1, file.head.byteLength)));
-    stats.bytes += body.byteLength;
-    res
-      .writeHead(206, { 'Content-Range': `bytes ${start}-${end}/${file.size}`, 'Content-Length': body.byteLength })
-      .end(body);
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
-  return {
-    stats,
-    url: (p) => `http://127.0.0.1:${port}${p}`,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(resolve);
-      }),
-  };
-}
+const SHARDS = LLAMA_LAYOUTS['405B'].shards;
 
 /** The four-requests-per-file scheme, 8 shards at a time as well: HEAD, bytes=0-0, the prefix, the header. */
 async function fourRequestsPerFile(indexUrl) {
@@ -139,8 +46,8 @@ async function fourRequestsPerFile(indexUrl) {
 }
 
 async function benchShards() {
-  const model = llama405b();
-  const server = await serve(model);
+  const model = llamaLayout('405B');
+  const server = await serveFiles(layoutFiles(model)); // in this process, no delay
   const indexUrl = server.url('/m/model.safetensors.index.json');
   const variants = {
     'openSafetensorsIndex (first reads sized from the index)': async () => openSafetensorsIndex(indexUrl),
@@ -151,16 +58,14 @@ async function benchShards() {
   const rows = Object.fromEntries(Object.keys(variants).map((k) => [k, { ms: [], requests: 0, bytes: 0 }]));
   for (let round = 0; round < ROUNDS + 1; round++) {
     for (const [name, run] of Object.entries(variants)) {
-      server.stats.requests = 0;
-      server.stats.bytes = 0;
+      server.reset();
       const start = performance.now();
       const result = await run();
       const ms = performance.now() - start;
       if (result.findings && result.findings.length) throw new Error(`findings: ${JSON.stringify(result.findings[0])}`);
       if (round === 0) continue; // warm-up
       rows[name].ms.push(ms);
-      rows[name].requests = server.stats.requests;
-      rows[name].bytes = server.stats.bytes;
+      ({ requests: rows[name].requests, bytes: rows[name].bytes } = server.counts());
     }
   }
   await server.close();

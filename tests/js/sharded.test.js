@@ -72,9 +72,11 @@ describe.skipIf(!HAVE_REAL)('the real sharded model (../shared/fixtures/real/sha
       await openSafetensorsIndex(server.url(`/real/${INDEX_NAME}`)),
       await openSafetensorsIndex(new URL(server.url(`/real/${INDEX_NAME}`)), { concurrency: 1 }),
     ];
-    // Over HTTP: one request for the index, one per shard: each first read is sized from the
-    // index (names and count), a few KiB instead of 256 KiB, and holds the whole header.
-    expect(server.log.length).toBe(2 * 7);
+    // Over HTTP: one request for the index, one for config.json beside it (none here), one per
+    // shard: each first read is sized from the index (names and count), a few KiB instead of
+    // 256 KiB, and holds the whole header.
+    expect(server.log.length).toBe(2 * 8);
+    expect(server.log.filter((l) => l.path === '/real/config.json')).toHaveLength(2);
     const shardReads = server.log
       .filter((l) => l.path.endsWith('.safetensors'))
       .map((l) => Number(/^bytes=0-(\d+)$/.exec(l.range)?.[1]) + 1);

@@ -23,6 +23,7 @@ describe('sharded models over HTTP', () => {
     expect(missing.status).toBe(404);
     let sent = 0;
     server.answer = (req, res) => {
+      if (!req.url.endsWith('.index.json')) return false; // config.json, asked for beside it: none
       res.writeHead(200, { 'Content-Length': String(300 << 20) });
       res.write(new Uint8Array(1 << 16), () => {
         sent++;

@@ -179,5 +179,9 @@ describe('sharded models from { index, resolve }', () => {
     await expect(openSafetensorsIndex({ index: { weight_map: {} }, resolve }, { concurrency: 0 })).rejects.toThrow(
       TypeError,
     );
+    for (const maxBytesInFlight of [0, 1.5, '64'])
+      await expect(openSafetensorsIndex({ index: { weight_map: {} }, resolve }, { maxBytesInFlight })).rejects.toThrow(
+        /maxBytesInFlight must be a positive integer/,
+      );
   });
 });

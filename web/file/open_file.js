@@ -35,10 +35,12 @@ import { untilAborted } from '../core/abort.js';
  * @param {import('../index.js').SafetensorsSource} input
  * @param {import('../index.js').OpenOptions} options
  * @param {boolean} describable
+ * @param {(bytes: number) => Promise<void>} [admitHeader] awaited before the header's bytes are read
+ *   (a sharded model's limit on bytes in flight)
  * @returns {Promise<import('../index.js').SafetensorsFile>}
  * @throws {SafetensorsError} when the reference loader would reject the file (with `.report`)
  */
-export async function openFile(input, options, describable) {
+export async function openFile(input, options, describable, admitHeader) {
   checkOptions(options);
   checkBoolean(options, 'preloadCard');
   // The card module loads beside the core and the header (a failure is let go: describe()
@@ -51,7 +53,7 @@ export async function openFile(input, options, describable) {
     : options.config === undefined
       ? configBesidePath(input)
       : configReader(options.config, options);
-  const { source, header } = await readSource(input, options);
+  const { source, header } = await readSource(input, options, admitHeader);
   const report = verdictOf(header);
   if (report.referenceError !== null) {
     const [first] = header.findings;

@@ -40,11 +40,12 @@ async function unreachable(error) {
  * A source read up to the end of its header, and the core's analysis of it.
  * @param {import('../index.js').SafetensorsSource} input
  * @param {{ signal?: AbortSignal }} options
+ * @param {(bytes: number) => Promise<void>} [admitHeader] see readHeader
  */
-export async function readSource(input, options) {
+export async function readSource(input, options, admitHeader) {
   const core = initSafetensors(); // loads while the header is read
   const source = await toByteSource(input, options);
-  return { source, header: await readHeader(core, source, options.signal) };
+  return { source, header: await readHeader(core, source, options.signal, admitHeader) };
 }
 
 /**

@@ -76,9 +76,12 @@ export function analyzeHeader(core, parts, size) {
  * @param {import('../core/wasm_module.js').Core | Promise<import('../core/wasm_module.js').Core>} loading
  * @param {{ size: number, read(offset: number, length: number, signal?: AbortSignal): Promise<Uint8Array> }} source
  * @param {AbortSignal} [signal]
+ * @param {(bytes: number) => Promise<void>} [admitHeader] awaited with the bytes of the file's
+ *   start that are about to be read (the length prefix included), before they are read: a
+ *   sharded model's limit on bytes in flight
  * @returns {Promise<ReturnType<typeof decodeHeaderTable>>}
  */
-export async function readHeader(loading, source, signal) {
+export async function readHeader(loading, source, signal, admitHeader) {
   throwIfAborted(signal);
   const { size } = source;
   const prefix =
@@ -86,10 +89,9 @@ export async function readHeader(loading, source, signal) {
   throwIfAborted(signal);
   const claimed =
     prefix.byteLength === LENGTH_PREFIX ? new DataView(prefix.buffer, prefix.byteOffset).getBigUint64(0, true) : 0n;
-  const early =
-    claimed > 0n && claimed <= EARLY_READ_MAX && LENGTH_PREFIX + Number(claimed) <= size
-      ? untilAborted(source.read(LENGTH_PREFIX, Number(claimed), signal), signal)
-      : null;
+  const readsEarly = claimed > 0n && claimed <= EARLY_READ_MAX && LENGTH_PREFIX + Number(claimed) <= size;
+  if (readsEarly && admitHeader) await admitHeader(LENGTH_PREFIX + Number(claimed));
+  const early = readsEarly ? untilAborted(source.read(LENGTH_PREFIX, Number(claimed), signal), signal) : null;
   early?.catch(() => {}); // unused when the core reads otherwise; its failure is told by the read that replaces it
   const core = await loading;
   throwIfAborted(signal);
@@ -102,8 +104,10 @@ export async function readHeader(loading, source, signal) {
   } else {
     await early?.catch(() => {}); // one read at a time, as before: sources need not take two
     throwIfAborted(signal);
-    if (needed > prefix.byteLength)
+    if (needed > prefix.byteLength) {
+      await admitHeader?.(needed);
       parts.push(await untilAborted(source.read(LENGTH_PREFIX, needed - LENGTH_PREFIX, signal), signal));
+    }
   }
   throwIfAborted(signal);
   return analyzeHeader(core, parts, size);

@@ -1,5 +1,6 @@
-// The config.json beside a model's weights, read when its card is first asked for: parsed, or
-// why it could not be (a ConfigUnreadable finding of the model); its absence is no problem.
+// The config.json beside a model's weights, read when its card is first asked for (over HTTP,
+// beside the index): parsed, or why it could not be (a ConfigUnreadable finding of the model);
+// its absence is no problem.
 import { errorText } from '../core/errors.js';
 import { isNode } from '../core/platform.js';
 import { fetchWhole, isHttpUrl } from '../source/http_source.js';
@@ -59,6 +60,25 @@ export function configReader(config, options) {
   throw new TypeError(
     "options.config must be the model's config.json as a Blob or File, its bytes, an http(s) URL or (in Node) its path",
   );
+}
+
+/**
+ * `read` started now, beside other requests, rather than on the first describe(): the first
+ * call gets that read, a later one reads again (configOnce calls again after an abort). Its
+ * failure is told by the call that gets it.
+ * @param {(() => Promise<Uint8Array | null>) | undefined} read
+ * @returns {(() => Promise<Uint8Array | null>) | undefined}
+ */
+export function prefetched(read) {
+  if (!read) return undefined;
+  /** @type {Promise<Uint8Array | null> | null} */
+  let started = read();
+  started.catch(() => {});
+  return () => {
+    const answer = started ?? read();
+    started = null;
+    return answer;
+  };
 }
 
 /**

@@ -7,7 +7,7 @@ import { openShardedModel } from './sharded_model.js';
 
 /**
  * Opens a sharded checkpoint (an index.json and its shards) as one model: every shard's
- * header is read (a few at a time), the index checked against them, tensors routed to
+ * header is read (all at once, within the in-flight limits), the index checked against them, tensors routed to
  * their shards. Throws only when the index itself cannot be read; a broken model gets findings.
  * @param {unknown} source an index URL, picked files, a path (Node) or { index, resolve }
  * @param {import('../index.js').IndexOptions} [options]
@@ -15,7 +15,7 @@ import { openShardedModel } from './sharded_model.js';
  */
 export async function openSafetensorsIndex(source, options = {}) {
   // openShardedModel gives each shard its options.
-  return openShardedModel(source, checkOptions(options), (shard, shardOptions) =>
-    openFile(shard, /** @type {import('../index.js').ReadOptions} */ (shardOptions), false),
+  return openShardedModel(source, checkOptions(options), (shard, shardOptions, admitHeader) =>
+    openFile(shard, shardOptions, false, admitHeader),
   );
 }

@@ -93,7 +93,7 @@ const isNotFound = (/** @type {unknown} */ error) =>
  */
 async function openComponent(component, files, options, api, severity) {
   const { name, library, className } = component;
-  const { fetch, headers, signal, firstRead, concurrency, variant } = options;
+  const { fetch, headers, signal, firstRead, concurrency, maxBytesInFlight, variant } = options;
   const base = {
     name,
     library,
@@ -141,6 +141,7 @@ async function openComponent(component, files, options, api, severity) {
           signal,
           firstRead,
           concurrency,
+          maxBytesInFlight,
         });
         return {
           ...opened,
@@ -187,7 +188,7 @@ async function openComponent(component, files, options, api, severity) {
  * @returns {Promise<import('../index.js').SafetensorsPipeline>}
  */
 export async function openPipeline(source, options, api) {
-  const { signal, onProgress, variant, fetch, headers, firstRead, concurrency } = options;
+  const { signal, onProgress, variant, fetch, headers, firstRead, concurrency, maxBytesInFlight } = options;
   if (variant !== undefined && (typeof variant !== 'string' || !/^[A-Za-z0-9_-]+$/.test(variant)))
     throw new TypeError('options.variant must be a word such as "fp16"');
   throwIfAborted(signal);
@@ -196,7 +197,7 @@ export async function openPipeline(source, options, api) {
   const severity = (/** @type {string} */ code) => core.severity(code);
   const listed = componentsOf(files.config, files.where);
   let done = 0;
-  const componentOptions = { fetch, headers, signal, firstRead, concurrency, variant };
+  const componentOptions = { fetch, headers, signal, firstRead, concurrency, maxBytesInFlight, variant };
   // Components open a few at a time; a sharded one opens its own shards concurrently too.
   const components = await pooled(listed.length, 4, async (/** @type {number} */ i) => {
     const component = await openComponent(listed[i], files, componentOptions, api, severity);

@@ -1,13 +1,14 @@
 // Where a sharded model's index and shards come from: an index URL, picked files (a folder or
 // several files), a path in Node, or { index, resolve }. Each becomes one shape: the parsed
 // index (or none: then every .safetensors file is a shard) and resolve(shard name) -> a source
-// for openSafetensors. Only the index is read here.
+// for openSafetensors. Only the index is read here, and a config.json given by URL (or beside an
+// index URL) is asked for at once, beside it.
 import { isNode } from '../core/platform.js';
 import { fetchWhole, isHttpUrl } from '../source/http_source.js';
 import { isFileList } from '../source/file_list.js';
 import { INDEX_LIMIT_BYTES, indexTooLarge, invalidIndex, parseIndex, shardUrl } from './shard_index.js';
 import { PIPELINE_INDEX, holdsPipeline } from './pipeline_files.js';
-import { CONFIG, blobBytes, configReader, readConfigFile } from './model_config.js';
+import { CONFIG, blobBytes, configReader, prefetched, readConfigFile } from './model_config.js';
 import { nodeFiles } from '../source/node_import.js';
 
 const isPipeline = (/** @type {string} */ where) =>
@@ -82,9 +83,10 @@ function withoutIndex(where, files, resolve) {
  */
 async function fromUrl(url, options) {
   const href = String(url);
+  // config.json is asked for beside the index, in the same round trip.
+  const config = prefetched(configReader(shardUrl(CONFIG, href), options));
   const bytes = await fetchWhole(href, options, INDEX_LIMIT_BYTES, indexTooLarge);
   const index = parseIndex(bytes, href);
-  const config = configReader(shardUrl(CONFIG, href), options);
   return { ...withIndex(href, index, (/** @type {string} */ name) => shardUrl(name, href), []), config };
 }
 
@@ -174,7 +176,8 @@ function fromParts(source, options) {
   const { index, resolve } = source;
   if (typeof resolve !== 'function')
     throw new TypeError('source.resolve must be a function (shard name -> a source openSafetensors takes)');
-  const config = configReader(source.config, options);
+  const reader = configReader(source.config, options);
+  const config = isHttpUrl(source.config) ? prefetched(reader) : reader; // beside the shards
   return (async () => {
     let value = index;
     if (typeof Blob !== 'undefined' && index instanceof Blob) {

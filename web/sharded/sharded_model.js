@@ -1,7 +1,7 @@
-// A sharded checkpoint as one model: its index, every shard opened (a few at a time), the
+// A sharded checkpoint as one model: its index, every shard opened (open_shards.js), the
 // checks across shards, and getTensor/describe over the whole.
 import { initSafetensors } from '../core/modules.js';
-import { SafetensorsError, errorText, tensorNotFound } from '../core/errors.js';
+import { SafetensorsError, tensorNotFound } from '../core/errors.js';
 import { throwIfAborted } from '../core/abort.js';
 import { writeHeaderTable } from '../header/header_table_writer.js';
 import { cardOnce } from '../card/model_card.js';
@@ -9,79 +9,11 @@ import { cardObject } from '../card/card_table.js';
 import { withKvCache } from '../card/kv_cache.js';
 import { configOnce } from './model_config.js';
 import { locateModel } from './shard_sources.js';
-import { unsafeShardReason } from './shard_index.js';
 import { checkShards } from './shard_checks.js';
-import { FIRST_READ_BYTES } from '../source/http_source.js';
-
-/** Shards opened at once unless `concurrency` says otherwise. */
-export const SHARD_CONCURRENCY = 8;
-
-/** Header bytes per tensor beyond its name (`"":{"dtype":"BF16","shape":[a,b,c],"data_offsets":[b,e]},` with long numbers), and for the rest. */
-const ENTRY_BYTES = 128;
-const HEADER_EXTRA_BYTES = 1024;
-
-/**
- * Each shard's first read over HTTP, from what the index says it holds: its header's likely
- * size (names plus ENTRY_BYTES each), so that a shard opens with one request without
- * downloading 256 KiB of tensor data with it. A shard whose header is longer (large metadata)
- * costs a second request. Capped at the single-file default.
- * @param {import('./shard_index.js').ShardIndex} index
- * @returns {number[]} by shard position
- */
-function shardFirstReads(index) {
-  const bytes = new Float64Array(index.shards.length).fill(8 + HEADER_EXTRA_BYTES);
-  for (let i = 0; i < index.names.length; i++) bytes[index.shardOf[i]] += index.names[i].length + ENTRY_BYTES;
-  return Array.from(bytes, (b) => Math.min(FIRST_READ_BYTES, Math.ceil(b / 1024) * 1024));
-}
+import { inFlightLimits, openShards } from './open_shards.js';
 
 /** @typedef {import('../index.js').Finding} Finding */
 /** @typedef {import('../index.js').SafetensorsFile} SafetensorsFile */
-
-/**
- * Opens one shard: its file, or why it cannot be had (a finding of the model).
- * @param {string} name the shard's file name, as the index gives it
- * @param {import('./shard_sources.js').ModelFiles} files
- * @param {import('../index.js').ReadOptions} options
- * @param {(code: string) => Finding['severity']} severity a finding code's severity (the core's table)
- * @param {typeof import('../index.js').openSafetensors} openSafetensors
- * @returns {Promise<{ file: SafetensorsFile | null, report: import('../index.js').ValidationReport, problem: Finding | null }>}
- */
-async function openShard(name, files, options, severity, openSafetensors) {
-  const fail = (
-    /** @type {string} */ code,
-    /** @type {string} */ message,
-    /** @type {import('../index.js').ValidationReport | null} */ report = null,
-  ) => {
-    const problem = { code, severity: severity(code), message, shard: name };
-    return {
-      file: null,
-      report: report ?? { loadable: false, referenceError: null, findings: [problem], tensors: 0 },
-      problem,
-    };
-  };
-  const unsafe = unsafeShardReason(name);
-  if (unsafe !== null)
-    return fail('UnsafeShardName', `the index names shard ${JSON.stringify(name)}, which was not read: ${unsafe}`);
-  try {
-    const source = await files.resolve(name);
-    const file = await openSafetensors(source, options);
-    return { file, report: file.report, problem: null };
-  } catch (error) {
-    if (options.signal?.aborted) throw options.signal.reason;
-    if (error instanceof TypeError) throw error; // a resolve() that gives no source is a bug to see
-    if (error instanceof SafetensorsError && error.report) {
-      const { referenceError, findings } = error.report;
-      // A shard that is another format altogether (a Git LFS pointer, most often) says so.
-      const why = findings.find((f) => f.code === 'NotSafetensors')?.message ?? error.message;
-      return fail(
-        'ShardNotLoadable',
-        `the reference loader rejects shard ${JSON.stringify(name)} (${referenceError}): ${why}`,
-        error.report,
-      );
-    }
-    return fail('ShardMissing', `shard ${JSON.stringify(name)} cannot be read: ${errorText(error)}`);
-  }
-}
 
 /**
  * Runs `task(i)` for i in [0, count), at most `limit` at once; resolves to the results in order.
@@ -107,25 +39,21 @@ export async function pooled(count, limit, task) {
 /**
  * @param {unknown} source
  * @param {import('../index.js').IndexOptions} options
- * @param {typeof import('../index.js').openSafetensors} openSafetensors
+ * @param {import('./open_shards.js').OpenShardFile} openFile
  * @returns {Promise<import('../index.js').ShardedModel>}
  */
-export async function openShardedModel(source, options, openSafetensors) {
-  const { signal, onProgress, concurrency = SHARD_CONCURRENCY, fetch, headers, firstRead } = options;
-  if (!Number.isSafeInteger(concurrency) || concurrency < 1)
-    throw new TypeError('options.concurrency must be a positive integer');
+export async function openShardedModel(source, options, openFile) {
+  const { signal, fetch, headers } = options;
+  inFlightLimits(options); // checked before anything is read
   throwIfAborted(signal);
+  const loading = initSafetensors(); // loads while the index and the shards are read
+  loading.catch(() => {}); // told by the await below once they are
   const files = await locateModel(source, { fetch, headers, signal });
-  const core = await initSafetensors();
+  const severityOf = loading.then((c) => (/** @type {string} */ code) => c.severity(code));
+  severityOf.catch(() => {});
+  const opened = await openShards(files, options, severityOf, openFile);
+  const core = await loading;
   const severity = (/** @type {string} */ code) => core.severity(code);
-  const firstReads = firstRead === undefined && files.index ? shardFirstReads(files.index) : null;
-  let done = 0;
-  const opened = await pooled(files.shards.length, concurrency, async (/** @type {number} */ i) => {
-    const shardOptions = { fetch, headers, signal, firstRead: firstReads?.[i] ?? firstRead };
-    const shard = await openShard(files.shards[i], files, shardOptions, severity, openSafetensors);
-    onProgress?.(++done, files.shards.length);
-    return shard;
-  });
   throwIfAborted(signal);
   const checked = checkShards(
     files.index,

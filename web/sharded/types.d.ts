@@ -14,8 +14,10 @@ export interface IndexOptions {
   headers?: HeadersInit;
   /** For http(s) shards: bytes asked for by each shard's first request (default: its header's likely size from the index, at most 262,144). */
   firstRead?: number;
-  /** Shards opened at once (default 8). */
+  /** Shards opened at once (default 256: every shard's header in one round trip; docs/remote-and-sharded.md says why for each transport). */
   concurrency?: number;
+  /** Header bytes read at once, at most (default 67,108,864: 64 MiB); a header longer than that is read when nothing else is. */
+  maxBytesInFlight?: number;
   /** Called after each shard is opened (or found missing). */
   onProgress?: (shardsDone: number, shardsTotal: number) => void;
 }
