@@ -30,7 +30,10 @@ function prepareRef() {
     writeFileSync(join(REF_DIR, 'build/stamps/npm'), '');
   }
   // The benchmarks need the wasm modules and the sample, not the native tests.
-  const made = spawnSync('make', ['wasm', 'demo/sample.safetensors'], { cwd: REF_DIR, stdio: 'inherit' });
+  const made = spawnSync('make', ['-s', '--no-print-directory', 'wasm', 'demo/sample.safetensors'], {
+    cwd: REF_DIR,
+    stdio: 'inherit',
+  });
   if (made.status !== 0) throw new Error(`building ${sha} in ${REF_DIR} failed`);
 }
 
