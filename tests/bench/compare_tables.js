@@ -52,9 +52,12 @@ export function parseFigures(text) {
     }
     if (/^\|[\s|:-]+\|$/.test(line)) continue;
     const cells = cellsOf(line);
-    const row = cells[0].replace(/`/g, '');
+    // A row is named by its cells up to the first number (cold_start's: the file, then the page).
+    let first = 1;
+    while (first < cells.length && numberOf(cells[first]) === null && cells[first]) first++;
+    const row = cells.slice(0, first).filter(Boolean).join(' · ').replace(/`/g, '');
     if (!row) continue;
-    for (let c = 1; c < cells.length && c < header.length; c++) {
+    for (let c = first; c < cells.length && c < header.length; c++) {
       const value = numberOf(cells[c]);
       if (value === null) continue;
       const column = header[c];

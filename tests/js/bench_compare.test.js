@@ -39,6 +39,17 @@ describe('parseFigures', () => {
     expect(figures.get('Decoding › streamTensor › median ms')?.value).toBe(50);
     expect(figures.size).toBe(3 + 3 + 1);
   });
+
+  it('names a row by its cells up to the first number', () => {
+    const text = `| file | page | plain JS | card / plain |
+|---|---|---:|---:|
+| sample | preload | 23.9 | **1.56x** |
+| sample | \`element\` | 23.9 | **1.89x** |
+`;
+    const figures = parseFigures(text);
+    expect(figures.get(' › sample · element › card / plain')?.value).toBe(1.89);
+    expect(figures.get(' › sample · preload › card / plain')?.value).toBe(1.56);
+  });
 });
 
 describe('splitCompareWith', () => {
