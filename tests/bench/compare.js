@@ -74,7 +74,7 @@ function compareOne(name) {
   const source = readFileSync(join(HEAD_DIR, 'tests/bench', `${name}.bench.js`), 'utf8');
   if (source.includes('process.env.COMPARE_WITH')) {
     const out = run(HEAD_DIR, name, { COMPARE_WITH: REF_DIR });
-    return out && splitCompareWith(parseFigures(out));
+    return out && { ...splitCompareWith(parseFigures(out)), sameProcess: true };
   }
   const head = [];
   const ref = [];
@@ -87,7 +87,7 @@ function compareOne(name) {
       runs.push(parseFigures(out));
     }
   }
-  return { head: medianFigures(head), ref: medianFigures(ref) };
+  return { head: medianFigures(head), ref: medianFigures(ref), sameProcess: false };
 }
 
 prepareRef();
@@ -99,8 +99,9 @@ for (const name of benchmarks()) {
   const figures = compareOne(name);
   const how = `${((Date.now() - started) / 1000).toFixed(0)} s`;
   if (!figures) continue;
-  const rows = compareFigures(figures.head, figures.ref);
-  console.log(`\n### ${name} (${how})\n`);
+  const rows = compareFigures(figures.head, figures.ref, figures.sameProcess);
+  const mode = figures.sameProcess ? 'both builds in one process' : `alternating, ${ROUNDS} run(s) each: ratios marked`;
+  console.log(`\n### ${name} (${how}; ${mode})\n`);
   console.log('| table | row | column | HEAD | REF | HEAD ÷ REF | worse |\n|---|---|---|---:|---:|---:|---|');
   for (const r of rows) {
     marked += r.marked ? 1 : 0;

@@ -8,7 +8,9 @@ export const COMPARE_SUFFIX = ' (COMPARE_WITH)';
 export const WORSE_LIMIT = 0.1;
 
 /**
- * @typedef {{ table: string, row: string, column: string, value: number, higherIsBetter: boolean }} Figure
+ * `isRatio`: the cell is a ratio against another row of the same run ("0.52x"), not an absolute
+ * time, rate or count (those move with the machine's load between two processes).
+ * @typedef {{ table: string, row: string, column: string, value: number, higherIsBetter: boolean, isRatio: boolean }} Figure
  */
 
 const cellsOf = (line) =>
@@ -67,6 +69,7 @@ export function parseFigures(text) {
         column,
         value,
         higherIsBetter: higherIsBetter(column),
+        isRatio: /x\**$/.test(cells[c]),
       });
     }
   }
@@ -118,15 +121,17 @@ export function medianFigures(runs) {
  * Figures equal in both (a baseline's 1.00x, zero long tasks) are left out.
  * @param {Map<string, Figure>} head
  * @param {Map<string, Figure>} ref
+ * @param {boolean} sameProcess both ran in one process; else only ratios are marked
  */
-export function compareFigures(head, ref) {
+export function compareFigures(head, ref, sameProcess) {
   const rows = [];
   for (const [key, h] of head) {
     const r = ref.get(key);
     if (!r || r.value === h.value) continue;
     const ratio = h.value / r.value;
     const worse = h.higherIsBetter ? r.value / h.value - 1 : ratio - 1;
-    rows.push({ ...h, head: h.value, ref: r.value, ratio, worse, marked: worse > WORSE_LIMIT });
+    const marked = worse > WORSE_LIMIT && (sameProcess || h.isRatio);
+    rows.push({ ...h, head: h.value, ref: r.value, ratio, worse, marked });
   }
   return rows;
 }

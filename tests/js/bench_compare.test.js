@@ -25,6 +25,7 @@ describe('parseFigures', () => {
       column: 'time vs plain JS',
       value: 0.45,
       higherIsBetter: false,
+      isRatio: true,
     });
     expect(figures.get('Decoding › getTensor › MB/s of F16 input')).toMatchObject({
       value: 1200,
@@ -81,7 +82,7 @@ describe('compareFigures', () => {
   it('marks a time over 10% longer and a speed over 10% lower, in either direction of the ratio', () => {
     const head = parseFigures(output('0.56', '88.0', '1,000'));
     const ref = parseFigures(output('0.50', '88.0', '1,200'));
-    const rows = compareFigures(head, ref);
+    const rows = compareFigures(head, ref, true);
     const by = Object.fromEntries(rows.map((r) => [`${r.row} › ${r.column}`, r]));
     expect(by['getTensor › time vs plain JS']).toMatchObject({ ratio: expect.closeTo(1.12), marked: true });
     expect(by['getTensor › MB/s of F16 input']).toMatchObject({ worse: expect.closeTo(0.2), marked: true });
@@ -92,8 +93,15 @@ describe('compareFigures', () => {
   it('leaves figures within 10% or better unmarked', () => {
     const head = parseFigures(output('0.54', '80.0', '1,300'));
     const ref = parseFigures(output('0.50', '88.0', '1,200'));
-    const rows = compareFigures(head, ref);
+    const rows = compareFigures(head, ref, true);
     expect(rows.map((r) => r.marked)).toEqual([false, false, false]);
     expect(rows.find((r) => r.column === 'median ms')?.worse).toBeCloseTo(80 / 88 - 1);
+  });
+
+  it('marks only ratios when the two builds ran in separate processes', () => {
+    const head = parseFigures(output('0.56', '88.0', '1,000'));
+    const ref = parseFigures(output('0.50', '88.0', '1,200'));
+    const marked = compareFigures(head, ref, false).filter((r) => r.marked);
+    expect(marked.map((r) => r.column)).toEqual(['time vs plain JS']);
   });
 });
