@@ -26,8 +26,10 @@ function numberOf(cell) {
   return /^-?\d+(\.\d+)?x?$/.test(plain) ? Number.parseFloat(plain) : null;
 }
 
-// Speeds and rates grow when things get better; times, counts, bytes and ratios of times shrink.
-const higherIsBetter = (column) => /speed|as fast|\/s\b|rate/i.test(column);
+// Speeds and rates grow when things get better, and so do the times of other ways against ours
+// (the columns "time vs st.convert", "time vs getTensors", "vs ours"); times, counts, bytes and
+// ours against a baseline shrink.
+const higherIsBetter = (column) => /speed|as fast|\/s\b|rate|vs (st\.convert|getTensors|ours)\b/i.test(column);
 
 /**
  * Every number in the Markdown tables of a benchmark's output, keyed by table, row and column.

@@ -104,4 +104,15 @@ describe('compareFigures', () => {
     const marked = compareFigures(head, ref, false).filter((r) => r.marked);
     expect(marked.map((r) => r.column)).toEqual(['time vs plain JS']);
   });
+
+  it('reads a time against one of ours as better when it grows', () => {
+    const table = (plain) => `| variant | median ms | time vs st.convert |
+|---|---:|---:|
+| st.convert | 40 | 1.00x |
+| plain JS | 400 | ${plain}x |
+`;
+    const [row] = compareFigures(parseFigures(table('8.00')), parseFigures(table('10.00')), false);
+    expect(row).toMatchObject({ row: 'plain JS', higherIsBetter: true, marked: true });
+    expect(compareFigures(parseFigures(table('12.00')), parseFigures(table('10.00')), false)[0].marked).toBe(false);
+  });
 });
