@@ -76,6 +76,9 @@ if (process.env.COMPARE_WITH) {
   variants['openSafetensors (parse + validate + objects) (COMPARE_WITH)'] = async () => other.openSafetensors(source);
   variants['openSafetensors + describe() (COMPARE_WITH)'] = async () =>
     (await other.openSafetensors(source)).describe();
+  // The same variants for both builds, so that neither gets more warm-up or garbage than the other.
+  variants['openSafetensors + describe() + card.modules (COMPARE_WITH)'] = async () =>
+    (await (await other.openSafetensors(source)).describe()).modules;
 }
 
 await initSafetensors();
