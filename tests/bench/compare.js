@@ -2,7 +2,7 @@
 // on this checkout (HEAD) and on REF, side by side, and each figure's ratio HEAD ÷ REF, marking
 // any that got more than 10% worse. REF is built in a git worktree beside this checkout
 // (../safetensors-wasm-ref-<sha>, reused). A benchmark that takes COMPARE_WITH=DIR runs both
-// builds in one process (its REF rows end in " (COMPARE_WITH)"); every other one runs as HEAD's
+// builds in one process (its REF rows end in " (COMPARE_WITH)"), both ways; every other one runs as HEAD's
 // and REF's own script, alternating, COMPARE_ROUNDS times each (default 1), medians.
 // Usage: node tests/bench/compare.js REF [benchmark names]
 import { execFileSync, spawnSync } from 'node:child_process';
