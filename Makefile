@@ -23,7 +23,7 @@ APT_FILES := /usr/include/gtest/gtest.h:libgtest-dev
 # Python modules (Debian's /usr/bin/python3): torch writes the checkpoints convert is checked on.
 APT_PYTHON := torch:python3-torch
 
-.PHONY: setup native wasm build test test-fast checkpoint-check app demo demo-dev bench fuzz fuzz-build fuzz-smoke fuzz-entry serde-differential clean native-test sanitize-test wasm-test js-test js-test-node js-test-browser lint format docs
+.PHONY: setup native wasm build test test-fast checkpoint-check app demo demo-dev bench bench-compare fuzz fuzz-build fuzz-smoke fuzz-entry serde-differential clean native-test sanitize-test wasm-test js-test js-test-node js-test-browser lint format docs
 
 setup: $(STAMP_DIR)/apt $(STAMP_DIR)/npm
 
@@ -162,6 +162,12 @@ bench: build
 	node tests/bench/browser_worker.bench.js
 	node tests/bench/gpu.bench.js
 	node tests/bench/cold_start.bench.js
+
+# Every benchmark above on this checkout and on REF (built in ../safetensors-wasm-ref-<sha>),
+# side by side, with each figure's ratio; BENCH='open_header decode' runs only those.
+bench-compare: build
+	@[ -n "$(REF)" ] || { echo 'usage: make bench-compare REF=<commit> [BENCH=...] [COMPARE_ROUNDS=n]'; exit 2; }
+	node tests/bench/compare.js $(REF) $(BENCH)
 
 # libFuzzer with ASan+UBSan: header_fuzzer (the header analysis), decode_fuzzer (the
 # conversion kernels) and pickle_fuzzer (the pickle machine, zip and legacy readers), seeded

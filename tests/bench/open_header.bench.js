@@ -2,8 +2,8 @@
 // build the JS objects) against TextDecoder + JSON.parse of the same header
 // bytes, alternating in one Node process. Prints a Markdown table for BENCHMARKS.md.
 // COMPARE_WITH=DIR adds the openSafetensors of another built checkout (e.g. a git worktree
-// of an earlier commit) to the same alternation: the fair way to compare two versions on a
-// noisy machine.
+// of an earlier commit) to the same alternation, its rows named as ours with " (COMPARE_WITH)"
+// (tests/bench/compare.js pairs them): the fair way to compare two versions on a noisy machine.
 import { performance } from 'node:perf_hooks';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -72,9 +72,13 @@ const variants = {
 if (process.env.COMPARE_WITH) {
   const other = await import(pathToFileURL(resolve(process.env.COMPARE_WITH, 'web/index.js')).href);
   await other.initSafetensors();
-  variants[`openSafetensors of ${process.env.COMPARE_WITH}`] = async () => other.openSafetensors(source);
-  variants[`openSafetensors + describe() of ${process.env.COMPARE_WITH}`] = async () =>
+  console.log(`COMPARE_WITH: ${process.env.COMPARE_WITH}`);
+  variants['openSafetensors (parse + validate + objects) (COMPARE_WITH)'] = async () => other.openSafetensors(source);
+  variants['openSafetensors + describe() (COMPARE_WITH)'] = async () =>
     (await other.openSafetensors(source)).describe();
+  // The same variants for both builds, so that neither gets more warm-up or garbage than the other.
+  variants['openSafetensors + describe() + card.modules (COMPARE_WITH)'] = async () =>
+    (await (await other.openSafetensors(source)).describe()).modules;
 }
 
 await initSafetensors();

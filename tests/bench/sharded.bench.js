@@ -131,6 +131,7 @@ async function benchBigIndex() {
     for (const [key, ms] of results) times[key].push(ms);
   }
   const base = median(times.json);
+  const OPEN_ROW = "openSafetensorsIndex: that plus every shard's header (500,000 tensors)";
   console.log(
     `\n### A ${N.toLocaleString('en')}-entry index (${(text.length / 1e6).toFixed(1)} MB, ${SHARD_COUNT} shards of ${per.toLocaleString('en')} tensors, from memory)\n`,
   );
@@ -141,8 +142,8 @@ async function benchBigIndex() {
     console.log(`| ${what} | ${median(times[key]).toFixed(0)} | ${(median(times[key]) / base).toFixed(2)}x |`);
   row("the index read (web/sharded/index_scan.js) and checked against the shards' tensor lists", 'index');
   row('the same with the index read by JSON.parse (the path for escaped names)', 'viaJson');
-  row("openSafetensorsIndex: that plus every shard's header (500,000 tensors)", 'open');
-  if (otherOpen) row(`openSafetensorsIndex of ${other}`, 'other');
+  row(OPEN_ROW, 'open');
+  if (otherOpen) row(`${OPEN_ROW} (COMPARE_WITH)`, 'other');
 }
 
 console.log(`Node ${process.version}, ${ROUNDS} rounds after 1 warm-up round, alternating, medians.\n`);

@@ -1,0 +1,139 @@
+// The figures of a benchmark's output (its Markdown tables) and their comparison between two
+// builds, for tests/bench/compare.js. No Node imports: tests/js/bench_compare.test.js runs it.
+
+/** A row run against another build in the same process (COMPARE_WITH) ends with this. */
+export const COMPARE_SUFFIX = ' (COMPARE_WITH)';
+
+/** How much worse than REF a figure may get before it is marked. */
+export const WORSE_LIMIT = 0.1;
+
+/**
+ * `isRatio`: the cell is a ratio against another row of the same run ("0.52x"), not an absolute
+ * time, rate or count (those move with the machine's load between two processes).
+ * @typedef {{ table: string, row: string, column: string, value: number, higherIsBetter: boolean, isRatio: boolean }} Figure
+ */
+
+const cellsOf = (line) =>
+  line
+    .trim()
+    .replace(/^\||\|$/g, '')
+    .split('|')
+    .map((cell) => cell.trim());
+
+// "1.27x", "**13.5x**", "2,433,832", "0.52": a number; "0.5x / 0.6x" or text: none.
+function numberOf(cell) {
+  const plain = cell.replace(/\*\*/g, '').replace(/,/g, '');
+  return /^-?\d+(\.\d+)?x?$/.test(plain) ? Number.parseFloat(plain) : null;
+}
+
+// Speeds and rates grow when things get better, and so do the times of other ways against ours
+// (the columns "time vs st.convert", "time vs getTensors", "vs ours"); times, counts, bytes and
+// ours against a baseline shrink.
+const higherIsBetter = (column) => /speed|as fast|\/s\b|rate|vs (st\.convert|getTensors|ours)\b/i.test(column);
+
+/**
+ * Every number in the Markdown tables of a benchmark's output, keyed by table, row and column.
+ * A table's name is the last `###` title above it, without its parentheses (which hold counts
+ * and versions that may differ between builds).
+ * @param {string} text
+ * @returns {Map<string, Figure>}
+ */
+export function parseFigures(text) {
+  const figures = new Map();
+  const lines = text.split('\n');
+  let title = '';
+  let header = null;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i].trim();
+    if (line.startsWith('###')) title = line.replace(/^#+\s*/, '').replace(/\s*\([^)]*\)/g, '');
+    if (!line.startsWith('|')) {
+      header = null;
+      continue;
+    }
+    if (header === null) {
+      if (/^\|[\s|:-]+\|$/.test(lines[i + 1]?.trim() ?? '')) header = cellsOf(line);
+      continue;
+    }
+    if (/^\|[\s|:-]+\|$/.test(line)) continue;
+    const cells = cellsOf(line);
+    // A row is named by its cells up to the first number (cold_start's: the file, then the page).
+    let first = 1;
+    while (first < cells.length && numberOf(cells[first]) === null && cells[first]) first++;
+    const row = cells.slice(0, first).filter(Boolean).join(' · ').replace(/`/g, '');
+    if (!row) continue;
+    for (let c = first; c < cells.length && c < header.length; c++) {
+      const value = numberOf(cells[c]);
+      if (value === null) continue;
+      const column = header[c];
+      figures.set(`${title} › ${row} › ${column}`, {
+        table: title,
+        row,
+        column,
+        value,
+        higherIsBetter: higherIsBetter(column),
+        isRatio: /x\**$/.test(cells[c]),
+      });
+    }
+  }
+  return figures;
+}
+
+/**
+ * Splits one COMPARE_WITH run: rows ending in COMPARE_SUFFIX are REF's, the rows of the same
+ * name without it HEAD's; other rows are left out (nothing of REF's ran beside them).
+ * @param {Map<string, Figure>} figures
+ * @returns {{ head: Map<string, Figure>, ref: Map<string, Figure> }}
+ */
+export function splitCompareWith(figures) {
+  const head = new Map();
+  const ref = new Map();
+  for (const figure of figures.values()) {
+    if (!figure.row.endsWith(COMPARE_SUFFIX)) continue;
+    const row = figure.row.slice(0, -COMPARE_SUFFIX.length);
+    const key = `${figure.table} › ${row} › ${figure.column}`;
+    const own = figures.get(key);
+    if (!own) continue;
+    head.set(key, own);
+    ref.set(key, { ...figure, row });
+  }
+  return { head, ref };
+}
+
+/**
+ * The median of each figure over runs (a figure missing from a run is left out of it).
+ * @param {Map<string, Figure>[]} runs
+ * @returns {Map<string, Figure>}
+ */
+export function medianFigures(runs) {
+  const all = new Map();
+  for (const run of runs) for (const [key, figure] of run) all.set(key, [...(all.get(key) ?? []), figure]);
+  const medians = new Map();
+  for (const [key, figures] of all) {
+    const values = figures.map((f) => f.value).sort((a, b) => a - b);
+    const mid = values.length / 2;
+    const value = values.length % 2 ? values[Math.floor(mid)] : (values[mid - 1] + values[mid]) / 2;
+    medians.set(key, { ...figures[0], value });
+  }
+  return medians;
+}
+
+/**
+ * HEAD's figures against REF's: `ratio` is HEAD ÷ REF, `worse` how much worse HEAD is (0.25 is
+ * 25% worse: a time 1.25x REF's, or a speed 0.8x REF's), `marked` when that passes WORSE_LIMIT.
+ * Figures equal in both (a baseline's 1.00x, zero long tasks) are left out.
+ * @param {Map<string, Figure>} head
+ * @param {Map<string, Figure>} ref
+ * @param {boolean} sameProcess both ran in one process; else only ratios are marked
+ */
+export function compareFigures(head, ref, sameProcess) {
+  const rows = [];
+  for (const [key, h] of head) {
+    const r = ref.get(key);
+    if (!r || r.value === h.value) continue;
+    const ratio = h.value / r.value;
+    const worse = h.higherIsBetter ? r.value / h.value - 1 : ratio - 1;
+    const marked = worse > WORSE_LIMIT && (sameProcess || h.isRatio);
+    rows.push({ ...h, head: h.value, ref: r.value, ratio, worse, marked });
+  }
+  return rows;
+}
