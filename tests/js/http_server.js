@@ -5,6 +5,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
+import { answerCors } from './cors.js';
 
 /**
  * @param {{ cors?: boolean }} [options] cors: false sends no Access-Control-* headers (a server
@@ -24,15 +25,7 @@ export async function startServer({ cors = true } = {}) {
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     const file = state.files.get(path);
     state.log.push({ path, range: req.headers.range, headers: req.headers });
-    if (cors) {
-      res.setHeader('Access-Control-Allow-Origin', '*');
-      res.setHeader('Access-Control-Expose-Headers', 'Content-Range, ETag, Content-Length');
-    }
-    if (req.method === 'OPTIONS') {
-      res.setHeader('Access-Control-Allow-Headers', '*');
-      res.writeHead(204).end();
-      return;
-    }
+    if (answerCors(req, res, cors)) return;
     if (state.answer?.(req, res, file)) return;
     if (!file) {
       res.writeHead(404).end('not found');

@@ -10,6 +10,7 @@ import { createServer } from 'node:http';
 import { createSecureServer } from 'node:http2';
 import { Worker, isMainThread, workerData, parentPort } from 'node:worker_threads';
 import { llamaLayout } from '../../tools/llama_layouts.js';
+import { answerCors } from './cors.js';
 
 const SLOTS = { requests: 0, inFlight: 1, maxInFlight: 2, rounds: 3, bytes: 4, generation: 5 };
 
@@ -128,13 +129,7 @@ export async function serveFiles(files, { delayMs = 0, tls = null, streams = 128
  * @param {Int32Array} slots
  */
 function answer(req, res, file, slots) {
-  res.setHeader('Access-Control-Allow-Origin', '*');
-  res.setHeader('Access-Control-Expose-Headers', 'Content-Range, ETag, Content-Length');
-  if (req.method === 'OPTIONS') {
-    res.setHeader('Access-Control-Allow-Headers', '*');
-    res.writeHead(204).end();
-    return;
-  }
+  if (answerCors(req, res)) return;
   if (!file) {
     res.writeHead(404).end();
     return;
