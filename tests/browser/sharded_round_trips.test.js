@@ -136,8 +136,11 @@ describe.each([
     // queue, and at most two more (CORS preflights, a straggler on a loaded machine).
     expect(rounds, `${preflights} preflights`).toBeLessThanOrEqual(http2 ? 5 : floor + 2);
     expect(rounds).toBeGreaterThanOrEqual(floor);
-    // As many at once as the transport lets through: nothing held back here.
-    expect(maxInFlight).toBe(http2 ? HTTP2_STREAMS : HTTP1_CONNECTIONS);
+    // As many at once as the transport lets through: nothing held back here (within a tenth: on
+    // a loaded machine the first answers can come back before the last of a batch is sent).
+    const limit = http2 ? HTTP2_STREAMS : HTTP1_CONNECTIONS;
+    expect(maxInFlight).toBeLessThanOrEqual(limit);
+    expect(maxInFlight).toBeGreaterThanOrEqual(Math.floor(limit * 0.9));
   }
 
   test('openSafetensorsIndex + describe() in the page: one GET per shard, the round trips the transport allows, the card right', async () => {
