@@ -6,7 +6,7 @@
 // the most requests in flight, beside the limit of three round trips (the index and config.json,
 // every shard's header, one more for a header longer than its first read) and beside a floor of
 // plain fetch() + JSON.parse. COMPARE_WITH=DIR adds the same for another built checkout (e.g. a
-// git worktree of main), alternating in one run.
+// git worktree of main), alternating in one run, its rows named as ours with " (COMPARE_WITH)".
 // Prints Markdown for BENCHMARKS.md; medians.
 import { performance } from 'node:perf_hooks';
 import { resolve as resolvePath } from 'node:path';
@@ -48,7 +48,8 @@ const variants = {
 };
 if (other) {
   const theirs = (await import(pathToFileURL(resolvePath(other, 'web/index.js')).href)).openSafetensorsIndex;
-  variants[`the same, ${other}`] = (url, layout) => openAndDescribe(theirs, url, layout);
+  // Named as ours with " (COMPARE_WITH)", as make bench-compare reads it (tests/bench/compare_tables.js).
+  variants['openSafetensorsIndex + describe() (COMPARE_WITH)'] = (url, layout) => openAndDescribe(theirs, url, layout);
 }
 variants['fetch + JSON.parse of every header at once (nothing checked, no card: the floor)'] = (url) =>
   fetchAndParse(url);

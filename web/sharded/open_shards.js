@@ -132,13 +132,13 @@ export function inFlightLimits(options) {
  * each as it is answered. Aborting rejects at once and stops every read in flight.
  * @param {import('./shard_sources.js').ModelFiles} files
  * @param {import('../index.js').IndexOptions} options
+ * @param {ReturnType<typeof inFlightLimits>} limits the options' in-flight limits, checked
  * @param {Promise<(code: string) => Finding['severity']>} severity see openShard
  * @param {OpenShardFile} openFile
  * @returns {Promise<OpenedShard[]>} in the order of `files.shards`
  */
-export async function openShards(files, options, severity, openFile) {
+export async function openShards(files, options, { concurrency, maxBytesInFlight }, severity, openFile) {
   const { signal, onProgress, fetch, headers, firstRead } = options;
-  const { concurrency, maxBytesInFlight } = inFlightLimits(options);
   const firstReads = firstRead === undefined && files.index ? shardFirstReads(files.index) : null;
   const inFlight = new InFlight(concurrency, maxBytesInFlight);
   const total = files.shards.length;

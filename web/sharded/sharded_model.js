@@ -44,14 +44,14 @@ export async function pooled(count, limit, task) {
  */
 export async function openShardedModel(source, options, openFile) {
   const { signal, fetch, headers } = options;
-  inFlightLimits(options); // checked before anything is read
+  const limits = inFlightLimits(options); // checked before anything is read
   throwIfAborted(signal);
   const loading = initSafetensors(); // loads while the index and the shards are read
   loading.catch(() => {}); // told by the await below once they are
   const files = await locateModel(source, { fetch, headers, signal });
   const severityOf = loading.then((c) => (/** @type {string} */ code) => c.severity(code));
   severityOf.catch(() => {});
-  const opened = await openShards(files, options, severityOf, openFile);
+  const opened = await openShards(files, options, limits, severityOf, openFile);
   const core = await loading;
   const severity = (/** @type {string} */ code) => core.severity(code);
   throwIfAborted(signal);
