@@ -23,13 +23,19 @@ export const WEBGPU_FLAGS = [
   '--enable-unsafe-swiftshader',
 ];
 
+/** Debian's Chromium with FLAGS and `extraFlags` (an error naming it when it is not installed). */
+function launchOptions(extraFlags) {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: make test installs Debian's chromium`);
+  return { executablePath: CHROMIUM, args: [...FLAGS, ...extraFlags] };
+}
+
 /**
  * A started Chromium (playwright-core's Browser); close it when done.
  * @param {string[]} [extraFlags] more command-line flags (WEBGPU_FLAGS)
  */
 export function launchChromium(extraFlags = []) {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: make test installs Debian's chromium`);
-  return chromium.launch({ executablePath: CHROMIUM, args: [...FLAGS, ...extraFlags] });
+  const options = launchOptions(extraFlags);
+  return chromium.launch(options);
 }
 
 /**
@@ -39,10 +45,6 @@ export function launchChromium(extraFlags = []) {
  * @param {string[]} [extraFlags]
  */
 export function launchPersistentChromium(userDataDir, extraFlags = []) {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: make test installs Debian's chromium`);
-  return chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM,
-    args: [...FLAGS, ...extraFlags],
-    acceptDownloads: true,
-  });
+  const options = launchOptions(extraFlags);
+  return chromium.launchPersistentContext(userDataDir, { ...options, acceptDownloads: true });
 }

@@ -5,12 +5,11 @@
 // deleted, a file added) is not, with each file's status.
 import { describe, expect, test } from 'vitest';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { demoBrowser, openDemo } from './demo_browser.js';
 import { runVerification } from './sign_panel.js';
 import { dropFolder, dropPaths } from './drop_folder.js';
-import { signedModel } from './test_models.js';
+import { signedModel, writeFolder } from './test_models.js';
 import { publicPem, signModel } from '../js/model_signer.js';
 import { pseudoRandomBytes, writeSafetensors } from '../../tools/write_safetensors.js';
 
@@ -69,15 +68,8 @@ const sorted = (rows) => [...rows].sort((a, b) => (a[0] < b[0] ? -1 : 1));
 describe('the demo verifies a dropped folder (Chromium)', () => {
   test('a folder dragged from the desktop: verified; a tampered copy is not, file by file', async () => {
     const { model, signature, pem } = signedModel();
-    const write = async (name, files) => {
-      for (const [path, bytes] of files) {
-        await mkdir(dirname(join(demo.dir, name, path)), { recursive: true });
-        await writeFile(join(demo.dir, name, path), bytes);
-      }
-      return join(demo.dir, name);
-    };
-    const good = await write('my-lora', new Map([...model, ['model.sig', signature]]));
-    const bad = await write('my-lora-changed', tampered(model, signature));
+    const good = await writeFolder(join(demo.dir, 'my-lora'), new Map([...model, ['model.sig', signature]]));
+    const bad = await writeFolder(join(demo.dir, 'my-lora-changed'), tampered(model, signature));
     const { page, errors } = await openDemo(demo);
 
     const verified = await verifyDropped(page, () => dropPaths(page, [good]), pem);
@@ -117,12 +109,9 @@ describe('the demo verifies a dropped folder (Chromium)', () => {
       ['lora.safetensors', weights],
       ['config.json', encode('{}')],
     ]);
-    const paths = [];
-    for (const [name, bytes] of [...model, ['model.sig', encode(JSON.stringify(signModel(model, privateKey)))]]) {
-      await mkdir(join(demo.dir, 'loose'), { recursive: true });
-      await writeFile(join(demo.dir, 'loose', name), bytes);
-      paths.push(join(demo.dir, 'loose', name));
-    }
+    const loose = new Map([...model, ['model.sig', encode(JSON.stringify(signModel(model, privateKey)))]]);
+    const dir = await writeFolder(join(demo.dir, 'loose'), loose);
+    const paths = [...loose.keys()].map((name) => join(dir, name));
     const { page, errors } = await openDemo(demo);
     const dropped = await verifyDropped(page, () => dropPaths(page, paths), publicPem(privateKey));
     expect(dropped.status).toMatch(/^Verified: signed by P-256 key/);

@@ -187,8 +187,9 @@ if (browser && typeof customElements !== 'undefined' && !customElements.get(TAG_
  * A first card's rendering, run once before any source: a card in a closed shadow root (out of
  * the page's queries and of the accessibility tree, display: none) shows a small made-up LoRA and
  * goes, so that Lit has prepared every template and the browser has compiled the element's code
- * before the user's file comes (not when a card of the page was given a source first) (a first card of the demo's sample, cold in Chromium, 62 -> 38 ms
- * from the pick; make bench: tests/bench/cold_start.bench.js).
+ * before the user's file comes (a first card of the demo's sample, cold in Chromium, 62 -> 38 ms
+ * from the pick; make bench: tests/bench/cold_start.bench.js). Skipped once a card of the page
+ * has been given a source: its first card is already under way.
  */
 async function warmRender() {
   if (sourceGiven || !document.body || customElements.get(TAG_NAME) !== SafetensorsCard) return;
