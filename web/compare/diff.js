@@ -109,9 +109,12 @@ async function dataDiff(a, b, tensor, signal) {
  */
 export async function diffCheckpoints(a, b, options, open) {
   const { data = false, signal, onProgress, ...openOptions } = options;
-  const [left, right] = await Promise.all(
+  // Both sides open at once; when both fail, A's failure is the one told (whichever came first).
+  const sides = await Promise.allSettled(
     [a, b].map((side) => (isOpened(side) ? side : open(side, { ...openOptions, signal }))),
   );
+  for (const side of sides) if (side.status === 'rejected') throw side.reason;
+  const [left, right] = sides.map((side) => /** @type {PromiseFulfilledResult<Checkpoint>} */ (side).value);
   // One pass over each side's tensors: no per-tensor closures or pairs on a million tensors.
   /** @type {Map<string, number>} */
   const rightIndex = new Map();
