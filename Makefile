@@ -23,7 +23,7 @@ APT_FILES := /usr/include/gtest/gtest.h:libgtest-dev
 # Python modules (Debian's /usr/bin/python3): torch writes the checkpoints convert is checked on.
 APT_PYTHON := torch:python3-torch
 
-.PHONY: setup native wasm build test test-fast checkpoint-check app demo demo-dev bench bench-compare fuzz fuzz-build fuzz-smoke fuzz-entry serde-differential clean native-test sanitize-test wasm-test js-test js-test-node js-test-browser lint format docs
+.PHONY: setup native wasm build test test-fast checkpoint-check app demo demo-dev bench bench-check bench-compare fuzz fuzz-build fuzz-smoke fuzz-entry serde-differential clean native-test sanitize-test wasm-test js-test js-test-node js-test-browser lint format docs
 
 setup: $(STAMP_DIR)/apt $(STAMP_DIR)/npm
 
@@ -165,6 +165,10 @@ bench: build
 
 # Every benchmark above on this checkout and on REF (built in ../safetensors-wasm-ref-<sha>),
 # side by side, with each figure's ratio; BENCH='open_header decode' runs only those.
+# Issue 47's warm-speed bounds: the header, decode and stream benchmarks three times each, medians.
+bench-check: build
+	node tests/bench/check_bounds.js
+
 bench-compare: build
 	@[ -n "$(REF)" ] || { echo 'usage: make bench-compare REF=<commit> [BENCH=...] [COMPARE_ROUNDS=n]'; exit 2; }
 	node tests/bench/compare.js $(REF) $(BENCH)

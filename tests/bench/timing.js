@@ -1,6 +1,12 @@
 // Timing helpers shared by the Node benchmarks: variants run in alternating rounds in
 // one process (the machine is shared and noisy, so only ratios within a run mean much).
 import { performance } from 'node:perf_hooks';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+setFlagsFromString('--expose-gc');
+/** A full garbage collection (V8's gc(), exposed without a command-line flag). */
+export const collectGarbage = runInNewContext('gc');
 
 export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
 export const WARMUP = 3;
