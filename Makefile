@@ -1,4 +1,4 @@
-# Front door: make demo | make test | make demo-dev | make test-fast | make build | make bench | make fuzz | make lint | make format | make docs
+# Front door: make demo | make test | make demo-dev | make test-fast | make build | make bench | make bench-check | make bench-compare | make fuzz | make lint | make format | make docs
 # On a fresh Debian machine with Node, the first target you run installs what is missing.
 
 # fuzz-smoke reads PIPESTATUS.
@@ -163,12 +163,12 @@ bench: build
 	node tests/bench/gpu.bench.js
 	node tests/bench/cold_start.bench.js
 
-# Every benchmark above on this checkout and on REF (built in ../safetensors-wasm-ref-<sha>),
-# side by side, with each figure's ratio; BENCH='open_header decode' runs only those.
 # Issue 47's warm-speed bounds: the header, decode and stream benchmarks three times each, medians.
 bench-check: build
 	node tests/bench/check_bounds.js
 
+# Every benchmark above on this checkout and on REF (built in ../safetensors-wasm-ref-<sha>),
+# side by side, with each figure's ratio; BENCH='open_header decode' runs only those.
 bench-compare: build
 	@[ -n "$(REF)" ] || { echo 'usage: make bench-compare REF=<commit> [BENCH=...] [COMPARE_ROUNDS=n]'; exit 2; }
 	node tests/bench/compare.js $(REF) $(BENCH)
