@@ -117,6 +117,12 @@ export function medianFigures(runs) {
   return medians;
 }
 
+/** Columns that describe a run rather than measure it (sharded_latency's requests in flight). */
+const DESCRIPTIVE = /most in flight/i;
+
+/** Columns of ratios against the script's own build (sharded_latency's "vs ours"). */
+const OWN_BUILD = /\bvs ours\b/i;
+
 /**
  * HEAD's figures against REF's: `ratio` is HEAD ÷ REF, `worse` how much worse HEAD is (0.25 is
  * 25% worse: a time 1.25x REF's, or a speed 0.8x REF's), `marked` when that passes WORSE_LIMIT.
@@ -129,7 +135,10 @@ export function compareFigures(head, ref, sameProcess) {
   const rows = [];
   for (const [key, h] of head) {
     const r = ref.get(key);
-    if (!r || r.value === h.value) continue;
+    if (!r || r.value === h.value || DESCRIPTIVE.test(h.column)) continue;
+    // Both builds in one process: a ratio against the script's own build is against HEAD in one
+    // run and against REF in the other, so it says nothing of either; the times say it all.
+    if (sameProcess && OWN_BUILD.test(h.column)) continue;
     const ratio = h.value / r.value;
     const worse = h.higherIsBetter ? r.value / h.value - 1 : ratio - 1;
     const marked = worse > WORSE_LIMIT && (sameProcess || h.isRatio);

@@ -115,4 +115,24 @@ describe('compareFigures', () => {
     expect(row).toMatchObject({ row: 'plain JS', higherIsBetter: true, marked: true });
     expect(compareFigures(parseFigures(table('12.00')), parseFigures(table('10.00')), false)[0].marked).toBe(false);
   });
+
+  it("leaves out counts that describe a run, and ratios to the script's own build when both ran in one process", () => {
+    const table = (ms, ratio, inFlight) => `| layout | variant | median ms | vs ours | most in flight |
+|---|---|---:|---:|---:|
+| 405B | open | ${ms} | ${ratio}x | ${inFlight} |
+`;
+    const rows = compareFigures(
+      parseFigures(table('150', '0.55', '191')),
+      parseFigures(table('140', '5.35', '8')),
+      true,
+    );
+    expect(rows.map((r) => r.column)).toEqual(['median ms']);
+    expect(rows[0].marked).toBe(false);
+    const separate = compareFigures(
+      parseFigures(table('150', '0.55', '191')),
+      parseFigures(table('140', '5.35', '8')),
+      false,
+    );
+    expect(separate.map((r) => r.column)).toEqual(['median ms', 'vs ours']);
+  });
 });
