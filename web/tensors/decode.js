@@ -3,6 +3,7 @@
 // streamed, in one reused array whose pieces are handed out in turn.
 import { chunksUntilAborted, throwIfAborted } from '../core/abort.js';
 import { SafetensorsError } from '../core/errors.js';
+import { isNode } from '../core/platform.js';
 
 /** Input bytes converted per wasm call; the heap scratch is this plus its float32 output. */
 export const SCRATCH_INPUT_BYTES = 1 << 20;
@@ -45,19 +46,21 @@ function allocateResult(plan, tensor, into) {
   }
 }
 
-/** A new result at least this large has its pages written once before it is filled. */
+/** A new result at least this large has its pages written once before it is filled (Node only). */
 const FAULT_IN_BYTES = 1 << 20;
+const FAULT_IN = isNode();
 
 /**
- * Writes one byte of each 4 KiB page of a new result (zero, as it already is), so the kernel
- * maps its fresh pages in one tight pass rather than one at a time inside the copies that fill
- * it. Where page faults are dear (the project's VM: 12 µs each) a 16M-value F16 decode from a
- * Blob went from 0.70x to 0.60x of a plain-JS lookup table's time in Node, and stayed within
- * the noise in Chromium (BENCHMARKS.md, "Decoding tensors"); elsewhere it is one store a page.
+ * In Node, writes one byte of each 4 KiB page of a new result (zero, as it already is), so the
+ * kernel maps its fresh pages in one tight pass rather than one at a time inside the copies that
+ * fill it. Where page faults are dear (the project's VM: 12 µs each) a 16M-value F16 decode
+ * from a Blob went from 0.70x to 0.60x of a plain-JS lookup table's time in Node; in Chromium
+ * it came out about 5% slower (0.80x against 0.76x, five runs each), so pages load there as the
+ * copies reach them (BENCHMARKS.md, "Decoding tensors").
  * @param {TensorArray} result
  */
 function faultIn(result) {
-  if (result.byteLength < FAULT_IN_BYTES) return;
+  if (!FAULT_IN || result.byteLength < FAULT_IN_BYTES) return;
   const bytes = new Uint8Array(result.buffer, result.byteOffset, result.byteLength);
   for (let i = 0; i < bytes.length; i += 4096) bytes[i] = 0;
 }
