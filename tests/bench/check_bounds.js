@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ALLOCATION_FLOOR } from './allocation_floor.js';
-import { parseFigures } from './compare_tables.js';
+import { middle, parseFigures } from './compare_tables.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const RUNS = Number(process.env.RUNS ?? 3);
@@ -82,12 +82,6 @@ function run(bench, index) {
   return ran.stdout;
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length / 2;
-  return s.length % 2 ? s[Math.floor(mid)] : (s[mid - 1] + s[mid]) / 2;
-};
-
 const benches = [...new Set(CHECKS.map((c) => c.bench))];
 /** @type {Map<string, number[]>} */
 const values = new Map(CHECKS.map((c) => [c.figure, []]));
@@ -113,7 +107,7 @@ console.log(`|---|${'---:|'.repeat(RUNS + 1)}---:|---|`);
 let failed = 0;
 for (const check of CHECKS) {
   const runs = /** @type {number[]} */ (values.get(check.figure));
-  const m = median(runs);
+  const m = middle(runs);
   const ok = check.met(m);
   if (!ok) failed++;
   const cells = runs.map((v) => `${v.toFixed(2)}x`).join(' | ');

@@ -109,13 +109,18 @@ export function medianFigures(runs) {
   const all = new Map();
   for (const run of runs) for (const [key, figure] of run) all.set(key, [...(all.get(key) ?? []), figure]);
   const medians = new Map();
-  for (const [key, figures] of all) {
-    const values = figures.map((f) => f.value).sort((a, b) => a - b);
-    const mid = values.length / 2;
-    const value = values.length % 2 ? values[Math.floor(mid)] : (values[mid - 1] + values[mid]) / 2;
-    medians.set(key, { ...figures[0], value });
-  }
+  for (const [key, figures] of all) medians.set(key, { ...figures[0], value: middle(figures.map((f) => f.value)) });
   return medians;
+}
+
+/**
+ * The median of `values`: the middle one of an odd count, the mean of the middle two of an even.
+ * @param {number[]} values
+ */
+export function middle(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length / 2;
+  return sorted.length % 2 ? sorted[Math.floor(mid)] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 /** Columns that describe a run rather than measure it (sharded_latency's requests in flight). */

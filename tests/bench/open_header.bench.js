@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { openSafetensors, initSafetensors } from '../../web/index.js';
 import { roundOrder } from './round_order.js';
-import { collectGarbage } from './timing.js';
+import { collectGarbage, median } from './timing.js';
 
 const TENSORS = 20_000;
 const ROUNDS = 40;
@@ -114,7 +114,6 @@ for (let round = 0; round < ROUNDS; round++) {
   describeOnly.push(described - start);
   treeOnly.push(performance.now() - described);
 }
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const baseline = median(times['TextDecoder + JSON.parse']);
 console.log(
   `Header: ${TENSORS.toLocaleString('en')} tensors, ${header.byteLength.toLocaleString('en')} bytes; file size ${fileSize.toLocaleString('en')} bytes (data never read).`,

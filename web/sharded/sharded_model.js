@@ -53,7 +53,7 @@ export async function openShardedModel(source, options, openFile) {
   severityOf.catch(() => {});
   const opened = await openShards(files, options, limits, severityOf, openFile);
   const core = await loading;
-  const severity = (/** @type {string} */ code) => core.severity(code);
+  const severity = await severityOf;
   throwIfAborted(signal);
   const checked = checkShards(
     files.index,
