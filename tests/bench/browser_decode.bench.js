@@ -5,7 +5,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDemoServer } from '../../demo/serve.js';
-import { beyondFloor } from './allocation_floor.js';
+import { beyondFloor, beyondFloorAndReads } from './allocation_floor.js';
 import { singleTensorFile } from './decode_data.js';
 
 const COUNT = 16 << 20;
@@ -43,6 +43,7 @@ try {
     `\ngetTensor is ${(medians[baseline] / medians[ours]).toFixed(2)}x as fast as the plain JS way; its throughput is ${(readRate / medians[ours]).toFixed(2)}x the raw stream read rate (aim >= 0.9x), ${(readRate / medians[reused]).toFixed(2)}x when filling a reused array.`,
   );
   console.log(beyondFloor(medians, ours, baseline));
+  console.log(beyondFloorAndReads(medians, ours, baseline));
   const streamed = medians['streamTensor (pieces in one reused array)'];
   console.log(
     `streamTensor runs at ${(readRate / streamed).toFixed(2)}x the raw stream read rate of the same bytes (aim >= 0.9x).`,
