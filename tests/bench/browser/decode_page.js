@@ -2,7 +2,7 @@
 // tensor "w" of the picked file in several ways, alternating, and returns the timings.
 import { openSafetensors, validateSafetensors } from '../../../web/index.js';
 import { blobChunks } from '../../../web/source/blob_source.js';
-import { ALLOCATION_FLOOR, OUR_READS, firstTouch } from '../allocation_floor.js';
+import { ALLOCATION_FLOOR, OUR_READS, READS_AND_FLOOR, firstTouch } from '../allocation_floor.js';
 import { plainScan16 } from '../plain_scan.js';
 import { roundOrder } from '../round_order.js';
 
@@ -103,6 +103,16 @@ window.runBench = async (rounds, warmup) => {
       return n;
     },
     [ALLOCATION_FLOOR]: async () => firstTouch(new Float32Array((end - begin) / 2)),
+    // The two above on one thread, as a decode into a new array has them: whether they overlap.
+    [READS_AND_FLOOR]: async () => {
+      const out = new Float32Array((end - begin) / 2);
+      let at = 0;
+      for await (const chunk of blobChunks(file, begin, end - begin, true)) {
+        firstTouch(out.subarray(Math.ceil(at / 2048) * 1024, (at + chunk.byteLength) / 2));
+        at += chunk.byteLength;
+      }
+      return out;
+    },
   };
   if (typeof Float16Array === 'function') {
     variants['native Float16Array → Float32Array (after slice().arrayBuffer())'] = async () =>
