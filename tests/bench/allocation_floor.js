@@ -35,6 +35,15 @@ export function beyondFloor(medians, ours, baseline) {
 }
 
 /**
+ * The allocation floor plus getTensor's reads alone, in whatever unit `figure` gives a row in
+ * (ms, or a ratio to one baseline): the Chromium benchmark's line and make bench-check's row.
+ * @param {(row: string) => number} figure
+ */
+export function floorAndReads(figure) {
+  return figure(ALLOCATION_FLOOR) + figure(OUR_READS);
+}
+
+/**
  * A line comparing `ours` with the floor plus `ours`' reads alone: on one page thread the two
  * run one after the other (the first writes to fresh pages and the copies out of the Blob's
  * data pipe both take that thread), so no decode into a new array reading this way takes less.
@@ -43,7 +52,7 @@ export function beyondFloor(medians, ours, baseline) {
  * @param {string} baseline
  */
 export function beyondFloorAndReads(medians, ours, baseline) {
-  const least = medians[ALLOCATION_FLOOR] + medians[OUR_READS];
+  const least = floorAndReads((row) => medians[row]);
   return (
     `The allocation floor plus getTensor's reads alone is ${(least / medians[baseline]).toFixed(2)}x the plain JS time; ` +
     `in one pass the two take ${(medians[READS_AND_FLOOR] / least).toFixed(2)}x that sum, getTensor ${(medians[ours] / least).toFixed(2)}x.`

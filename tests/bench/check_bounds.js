@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ALLOCATION_FLOOR, OUR_READS } from './allocation_floor.js';
+import { ALLOCATION_FLOOR, floorAndReads } from './allocation_floor.js';
 import { middle, parseFigures } from './compare_tables.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -62,7 +62,7 @@ const CHECKS = [
     bench: 'browser_decode',
     bound: '–',
     met: () => true,
-    of: (f) => f(PAGE_DECODE, ALLOCATION_FLOOR, 'time vs plain JS') + f(PAGE_DECODE, OUR_READS, 'time vs plain JS'),
+    of: (f) => floorAndReads((row) => f(PAGE_DECODE, row, 'time vs plain JS')),
   },
   {
     figure: 'streamTensor in Chromium, rate vs raw slice().stream()',
