@@ -14,9 +14,11 @@ const INDEX = '/m/model.safetensors.index.json';
 /**
  * Each request's delay: long enough that sending every shard's request takes less than one,
  * even in a cold process on a loaded machine (a request that arrives after an answer was sent
- * counts as the next round trip); shorter where requests go one batch at a time anyway.
+ * counts as the next round trip): with both cores kept busy by two other processes, 405B's 191
+ * requests overran 200 ms in two runs of three, 400 ms in one of four. Shorter where requests
+ * go one at a time anyway.
  */
-const DELAY_MS = 200;
+const DELAY_MS = 400;
 const SHORT_DELAY_MS = 60;
 
 /**
@@ -71,7 +73,10 @@ describe('a big sharded model over a slow network', () => {
   );
 
   test('`concurrency` caps the shards in flight: 30 shards 4 at a time take 8 round trips after the index', async () => {
-    const server = await serve(layoutFiles(llamaLayout('70B')), SHORT_DELAY_MS);
+    // The full delay: each answer frees a slot and the next request goes out as the client gets
+    // to it, so a request sent more than a short delay after its batch's first counts as one more
+    // round trip (10 instead of 9 once in make test, with 60 ms).
+    const server = await serve(layoutFiles(llamaLayout('70B')));
     const model = await openSafetensorsIndex(server.url(INDEX), { concurrency: 4 });
     expect(model.findings).toEqual([]);
     const shardRequests = server.log.filter((r) => r.path.endsWith('.safetensors'));
